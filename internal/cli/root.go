@@ -34,13 +34,12 @@ func NewRootCmd(streams IO) *cobra.Command {
 		return &UsageError{Msg: err.Error() + " (see '" + c.CommandPath() + " --help')"}
 	})
 
-	markdown := &cobra.Command{
-		Use:   "markdown",
-		Short: "Build Markdown datasets from WARC shards",
-	}
-	root.AddCommand(newVersionCmd(streams), markdown)
+	markdown := newMarkdownCmd(streams)
+	root.AddCommand(newVersionCmd(streams), markdown, newHeadCmd(streams))
 	// Each command lives in its own file; register it here.
 	markdown.AddCommand()
+	root.AddCommand(newLangCmd(streams))
+	root.AddCommand(newDedupCmd(streams))
 	return root
 }
 

@@ -1,0 +1,326 @@
+package dedup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/open-markdown/ccrawl/simhash"
+	"github.com/parquet-go/parquet-go"
+)
+
+// ErrNoInput reports that the arguments named no Parquet file or no row.
+var ErrNoInput = errors.New("no input")
+
+// Files expands paths into the Parquet files to read: a file is taken as
+// given (whatever its name, so a mistaken argument fails loudly), a directory
+// is walked recursively for *.parquet in lexical order. Duplicates are
+// dropped, keeping the first position.
+func Files(paths []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if abs, err := filepath.Abs(p); err == nil && !seen[abs] {
+			seen[abs] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("dedup: %w", err)
+		}
+		if !st.IsDir() {
+			add(p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(d.Name(), ".parquet") {
+				add(path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("dedup: walking %s: %w", p, err)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("dedup: %w: no .parquet files under %s", ErrNoInput, strings.Join(paths, ", "))
+	}
+	return out, nil
+}
+
+// rows is the per-row state of a read, columns as parallel slices so that
+// memory stays linear and small: no Markdown is kept, only its hash.
+type rows struct {
+	id       []string // doc_id, or url when the file has no doc_id
+	url      []string // "" for files without a url column
+	hash     []hash128
+	fp       []uint64
+	size     []int64 // Markdown bytes
+	computed int     // rows fingerprinted here because the file had no simhash
+}
+
+type hash128 [2]uint64
+
+func (r *rows) append(o *rows) {
+	r.id = append(r.id, o.id...)
+	r.url = append(r.url, o.url...)
+	r.hash = append(r.hash, o.hash...)
+	r.fp = append(r.fp, o.fp...)
+	r.size = append(r.size, o.size...)
+	r.computed += o.computed
+}
+
+// columns are the leaf indexes of the columns a read projects; -1 = absent.
+type columns struct {
+	id, url, markdown, simhash int
+}
+
+type unit struct {
+	file, rg int
+}
+
+// readAll reads the projected columns of every file, row groups in parallel
+// on at most workers goroutines, and concatenates them in file order.
+func readAll(ctx context.Context, files []string, workers int) (*rows, error) {
+	seeds := [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+	type opened struct {
+		f    *os.File
+		pf   *parquet.File
+		cols columns
+	}
+	open := make([]opened, len(files))
+	defer func() {
+		for _, o := range open {
+			if o.f != nil {
+				o.f.Close()
+			}
+		}
+	}()
+	var units []unit
+	parts := make([][]*rows, len(files))
+	for i, name := range files {
+		f, pf, cols, err := openFile(name)
+		if err != nil {
+			return nil, err
+		}
+		open[i] = opened{f, pf, cols}
+		parts[i] = make([]*rows, len(pf.RowGroups()))
+		for rg := range pf.RowGroups() {
+			units = append(units, unit{i, rg})
+		}
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan unit)
+	var (
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	fail := func(err error) {
+		errOnce.Do(func() { firstErr = err; cancel() })
+	}
+	for range max(1, min(workers, len(units))) {
+		wg.Go(func() {
+			for u := range work {
+				o := open[u.file]
+				r, err := readRowGroup(o.pf.RowGroups()[u.rg], o.cols, seeds)
+				if err != nil {
+					fail(fmt.Errorf("dedup: %s: row group %d: %w", files[u.file], u.rg, err))
+					continue
+				}
+				parts[u.file][u.rg] = r
+			}
+		})
+	}
+	for _, u := range units {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- u
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	all := &rows{}
+	for _, p := range parts {
+		for _, r := range p {
+			all.append(r)
+		}
+	}
+	return all, nil
+}
+
+// openFile opens one Parquet file and finds its columns by name, so any
+// schema with markdown and doc_id or url works, whatever else it holds.
+func openFile(name string) (*os.File, *parquet.File, columns, error) {
+	cols := columns{-1, -1, -1, -1}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, cols, fmt.Errorf("dedup: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, cols, fmt.Errorf("dedup: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		f.Close()
+		return nil, nil, cols, fmt.Errorf("dedup: %s is not a readable Parquet file: %v", name, err)
+	}
+	schema := pf.Schema()
+	find := func(col string, kind parquet.Kind) (int, error) {
+		leaf, ok := schema.Lookup(col)
+		if !ok {
+			return -1, nil
+		}
+		if leaf.MaxRepetitionLevel > 0 || leaf.Node.Type().Kind() != kind {
+			return -1, fmt.Errorf("dedup: %s: column %s is %s, want a flat %s column", name, col, leaf.Node.Type(), kind)
+		}
+		return leaf.ColumnIndex, nil
+	}
+	for _, c := range []struct {
+		name string
+		kind parquet.Kind
+		dst  *int
+	}{
+		{"doc_id", parquet.ByteArray, &cols.id},
+		{"url", parquet.ByteArray, &cols.url},
+		{"markdown", parquet.ByteArray, &cols.markdown},
+		{"simhash", parquet.Int64, &cols.simhash},
+	} {
+		if *c.dst, err = find(c.name, c.kind); err != nil {
+			f.Close()
+			return nil, nil, cols, err
+		}
+	}
+	if cols.markdown < 0 || cols.id < 0 && cols.url < 0 {
+		f.Close()
+		return nil, nil, cols, fmt.Errorf("dedup: %s has no markdown and doc_id/url columns; is it a ccrawl dataset?", name)
+	}
+	return f, pf, cols, nil
+}
+
+func readRowGroup(rg parquet.RowGroup, cols columns, seeds [2]maphash.Seed) (*rows, error) {
+	n := int(rg.NumRows())
+	r := &rows{
+		id:   make([]string, 0, n),
+		hash: make([]hash128, 0, n),
+		fp:   make([]uint64, 0, n),
+		size: make([]int64, 0, n),
+	}
+	chunks := rg.ColumnChunks()
+	idCol := cols.id
+	if idCol < 0 {
+		idCol = cols.url
+	}
+	if err := readColumn(chunks[idCol], func(v parquet.Value) {
+		r.id = append(r.id, string(v.ByteArray()))
+	}); err != nil {
+		return nil, fmt.Errorf("reading doc_id: %w", err)
+	}
+	switch {
+	case cols.id >= 0 && cols.url >= 0:
+		r.url = make([]string, 0, n)
+		if err := readColumn(chunks[cols.url], func(v parquet.Value) {
+			r.url = append(r.url, string(v.ByteArray()))
+		}); err != nil {
+			return nil, fmt.Errorf("reading url: %w", err)
+		}
+	case cols.id < 0:
+		r.url = r.id
+	default:
+		// Keep url aligned with the other files' rows.
+		r.url = make([]string, n)
+	}
+	hasPrint := cols.simhash >= 0
+	var missing []int // rows whose simhash is null: fingerprint them below
+	if hasPrint {
+		if err := readColumn(chunks[cols.simhash], func(v parquet.Value) {
+			if v.IsNull() {
+				missing = append(missing, len(r.fp))
+			}
+			r.fp = append(r.fp, uint64(v.Int64()))
+		}); err != nil {
+			return nil, fmt.Errorf("reading simhash: %w", err)
+		}
+	}
+	m := 0
+	if err := readColumn(chunks[cols.markdown], func(v parquet.Value) {
+		md := v.ByteArray()
+		r.size = append(r.size, int64(len(md)))
+		r.hash = append(r.hash, hash128{maphash.Bytes(seeds[0], md), maphash.Bytes(seeds[1], md)})
+		row := len(r.size) - 1
+		switch {
+		case !hasPrint:
+			r.fp = append(r.fp, simhash.Fingerprint(string(md)))
+			r.computed++
+		case m < len(missing) && missing[m] == row:
+			r.fp[row] = simhash.Fingerprint(string(md))
+			r.computed++
+			m++
+		}
+	}); err != nil {
+		return nil, fmt.Errorf("reading markdown: %w", err)
+	}
+	for _, l := range []int{len(r.id), len(r.hash), len(r.fp)} {
+		if l != n {
+			return nil, fmt.Errorf("columns hold %d values for %d rows", l, n)
+		}
+	}
+	if len(r.url) != n {
+		return nil, fmt.Errorf("url column holds %d values for %d rows", len(r.url), n)
+	}
+	return r, nil
+}
+
+// readColumn streams the values of one column chunk page by page; fn must
+// not keep the value's bytes, which belong to the page buffer.
+func readColumn(chunk parquet.ColumnChunk, fn func(parquet.Value)) error {
+	pages := chunk.Pages()
+	defer pages.Close()
+	buf := make([]parquet.Value, 512)
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		vr := p.Values()
+		for {
+			n, err := vr.ReadValues(buf)
+			for _, v := range buf[:n] {
+				fn(v)
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				parquet.Release(p)
+				return err
+			}
+		}
+		parquet.Release(p)
+	}
+}

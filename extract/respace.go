@@ -1,0 +1,218 @@
+package extract
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// pageText is the visible text of the source document with its white space
+// squeezed out, plus, for every remaining byte, whether the page separated it
+// from the previous one (white space, a block boundary or a <br>).
+//
+// go-trafilatura trims the text around inline elements ("in your
+// <code>Dockerfile</code>to ensure"), which glues words in any rendering of
+// its content node. Comparing the content's text with the page's own spacing
+// restores exactly the separations the page had and adds none it did not,
+// so the repair cannot invent or split words.
+type pageText struct {
+	sq  []byte // non-space bytes of the page text, in document order
+	sep []bool // sep[i]: the page had a separation right before sq[i]
+}
+
+func newPageText(doc *html.Node) *pageText {
+	p := &pageText{sq: make([]byte, 0, 4096), sep: make([]bool, 0, 4096)}
+	pending := false
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			s := n.Data
+			for i := 0; i < len(s); {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if unicode.IsSpace(r) {
+					pending = true
+				} else {
+					for k := 0; k < size; k++ {
+						p.sq = append(p.sq, s[i+k])
+						p.sep = append(p.sep, pending && k == 0)
+					}
+					pending = false
+				}
+				i += size
+			}
+			return
+		case html.ElementNode:
+			switch n.Data {
+			case "script", "style", "noscript", "template", "head":
+				return
+			}
+			if !isInline(n.Data) {
+				pending = true
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if n.Type == html.ElementNode && !isInline(n.Data) {
+			pending = true
+		}
+	}
+	walk(doc)
+	return p
+}
+
+// find locates the squeezed text s at or after from, else anywhere.
+func (p *pageText) find(s []byte, from int) int {
+	if from < len(p.sq) {
+		if i := bytes.Index(p.sq[from:], s); i >= 0 {
+			return from + i
+		}
+	}
+	return bytes.Index(p.sq, s)
+}
+
+// respace restores the page's spacing in the text nodes of content, in place.
+func (p *pageText) respace(content *html.Node) {
+	var (
+		cursor  int
+		prev    *html.Node // previous text node in the same block, if any
+		prevEnd = -1       // its end in sq, -1 if it was not found
+		squeeze []byte
+		had     []bool
+	)
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			if strings.TrimSpace(n.Data) == "" {
+				if n.Data != "" && prev != nil {
+					prev = nil // white space already separates the neighbours
+				}
+				return
+			}
+			squeeze, had = squeezeText(n.Data, squeeze[:0], had[:0])
+			m := p.find(squeeze, cursor)
+			if m >= 0 {
+				n.Data = p.restore(n.Data, m, had)
+				cursor = m + len(squeeze)
+			}
+			if prev != nil && glued(prev.Data, n.Data) {
+				// A boundary between two text nodes: separate them when the
+				// page did, or when they were not adjacent in the page
+				// (something trafilatura dropped stood between them).
+				// Unlocated text (rare) is separated only between two word
+				// characters, where gluing would surely make a new word.
+				var sep bool
+				if m >= 0 && prevEnd >= 0 {
+					sep = prevEnd != m || p.sep[m]
+				} else {
+					sep = isWordRune(lastRune(prev.Data)) && isWordRune(firstRune(n.Data))
+				}
+				if sep {
+					n.Data = " " + n.Data
+				}
+			}
+			prev = n
+			prevEnd = -1
+			if m >= 0 {
+				prevEnd = m + len(squeeze)
+			}
+			return
+		case html.ElementNode:
+			switch n.Data {
+			case "pre":
+				prev = nil
+				return // code keeps its own white space
+			case "br", "hr":
+				prev = nil // rendered as a line break
+			}
+			// Other elements are not boundaries: go-trafilatura leaves table
+			// cells and blocks in places where the renderer writes them
+			// inline, and a space at a real block start is dropped by it.
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(content)
+}
+
+// restore re-inserts, inside s (found at sq[m:]), a space wherever the page
+// separated two characters that s has glued.
+func (p *pageText) restore(s string, m int, had []bool) string {
+	var b *strings.Builder
+	j := 0 // index into the squeezed form
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			if b != nil {
+				b.WriteString(s[i : i+size])
+			}
+			i += size
+			continue
+		}
+		if j > 0 && !had[j] && p.sep[m+j] {
+			if b == nil {
+				b = &strings.Builder{}
+				b.Grow(len(s) + 8)
+				b.WriteString(s[:i])
+			}
+			b.WriteByte(' ')
+		}
+		if b != nil {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+		j += size
+	}
+	if b == nil {
+		return s
+	}
+	return b.String()
+}
+
+// squeezeText drops the white space of s; had[j] tells whether s had white
+// space right before squeezed byte j.
+func squeezeText(s string, sq []byte, had []bool) ([]byte, []bool) {
+	pending := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			pending = true
+		} else {
+			for k := 0; k < size; k++ {
+				sq = append(sq, s[i+k])
+				had = append(had, pending && k == 0)
+			}
+			pending = false
+		}
+		i += size
+	}
+	return sq, had
+}
+
+func glued(left, right string) bool {
+	l, r := lastRune(left), firstRune(right)
+	return l != utf8.RuneError && r != utf8.RuneError && !unicode.IsSpace(l) && !unicode.IsSpace(r)
+}
+
+func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r }
+func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// isInline reports whether an element flows within a line of text; anything
+// else separates the text around it.
+func isInline(tag string) bool {
+	switch tag {
+	case "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font",
+		"i", "ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong",
+		"sub", "sup", "time", "tt", "u", "var", "label", "img", "wbr", "big", "nobr", "hi":
+		return true
+	}
+	return false
+}
