@@ -151,7 +151,7 @@ func corpusDocs(t testing.TB) []doc {
 // groups by string equality, near edges by a pairwise scan.
 type expectation struct {
 	exactRows, exactClusters, nearRows, nearClusters, noFP int
-	redundant                                            []string
+	redundant                                              []string
 }
 
 func expect(docs []doc, d int) expectation {

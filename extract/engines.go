@@ -29,7 +29,24 @@ func prepare(p Page) (*html.Node, *nurl.URL, error) {
 	// go-trafilatura's own resolution treats the page path as a directory
 	// ("a/page.html" + "b.html" -> "a/page.html/b.html").
 	resolveLinks(doc, base)
+	dropNoscript(doc)
 	return doc, base, nil
+}
+
+// dropNoscript removes <noscript> elements. With scripting on (as
+// html.Parse assumes) their content is raw markup text, which engines would
+// copy into the Markdown as "<img src=...>" words; what they hold is
+// tracking pixels and "enable JavaScript" notices, not content.
+func dropNoscript(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && c.Data == "noscript" {
+			n.RemoveChild(c)
+		} else {
+			dropNoscript(c)
+		}
+		c = next
+	}
 }
 
 // guard turns a library panic on a hostile page into an error, so one page

@@ -113,7 +113,7 @@ func (p *pageText) respace(content *html.Node) {
 					sep = isWordRune(lastRune(prev.Data)) && isWordRune(firstRune(n.Data))
 				}
 				if sep {
-					n.Data = " " + n.Data
+					separate(prev, n)
 				}
 			}
 			prev = n
@@ -139,6 +139,30 @@ func (p *pageText) respace(content *html.Node) {
 		}
 	}
 	walk(content)
+}
+
+// separate puts a space between text nodes prev and cur, outside any inline
+// element that cur opens: a space inside <code> or <kbd> would be trimmed by
+// the renderer's code span (`with <kbd>C-c</kbd>` must not become "with`C-c`").
+func separate(prev, cur *html.Node) {
+	x := cur
+	for p := x.Parent; p != nil && p.FirstChild == x && p.Type == html.ElementNode && isInline(p.Data) && !contains(p, prev); p = x.Parent {
+		x = p
+	}
+	if x == cur {
+		cur.Data = " " + cur.Data
+		return
+	}
+	x.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, x)
+}
+
+func contains(n, d *html.Node) bool {
+	for ; d != nil; d = d.Parent {
+		if d == n {
+			return true
+		}
+	}
+	return false
 }
 
 // restore re-inserts, inside s (found at sq[m:]), a space wherever the page

@@ -2,7 +2,10 @@ package fetch
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"testing"
+	"testing/iotest"
 )
 
 func TestHeadCapture(t *testing.T) {
@@ -61,4 +64,40 @@ func FuzzHeadCapture(f *testing.F) {
 			t.Fatalf("captured an informational head %q", whole)
 		}
 	})
+}
+
+func TestReadCapped(t *testing.T) {
+	data := bytes.Repeat([]byte("abcdefghij"), 1000) // 10,000 bytes
+	boom := errors.New("boom")
+	tests := []struct {
+		name     string
+		r        io.Reader
+		declared int64
+		limit    int64
+		wantLen  int
+		wantErr  error
+	}{
+		{"declared exact", bytes.NewReader(data), 10000, 20000, 10000, nil},
+		{"undeclared", bytes.NewReader(data), -1, 20000, 10000, nil},
+		{"one byte reads", iotest.OneByteReader(bytes.NewReader(data)), -1, 20000, 10000, nil},
+		{"at the cap", bytes.NewReader(data), 10000, 10000, 10000, nil},
+		{"over the cap", bytes.NewReader(data), -1, 9999, 10000, nil},
+		{"declared lies short", bytes.NewReader(data), 10, 20000, 10000, nil},
+		{"error midway", io.MultiReader(bytes.NewReader(data[:500]), iotest.ErrReader(boom)), -1, 20000, 500, boom},
+		{"empty", bytes.NewReader(nil), 0, 100, 0, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readCapped(tc.r, tc.declared, tc.limit)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err %v, want %v", err, tc.wantErr)
+			}
+			if len(got) != tc.wantLen || !bytes.Equal(got, data[:len(got)]) {
+				t.Fatalf("read %d bytes, want %d of the input", len(got), tc.wantLen)
+			}
+			if c := cap(got); c > 4096 && c > len(got)+len(got)/4 {
+				t.Errorf("cap %d for %d bytes: spare capacity not trimmed", c, len(got))
+			}
+		})
+	}
 }

@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha1"
 	"crypto/tls"
@@ -14,6 +13,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -77,12 +77,15 @@ type Result struct {
 	ETag        string
 	// LastModified is the Last-Modified header verbatim.
 	LastModified string
-	RespHeaders  string // status line and headers of the last response, as received
-	Body         []byte // decoded (Content-Encoding removed), at most MaxBodyBytes
-	BodyLength   int64  // bytes of body received; for too_large the declared length if known
-	Digest       string // lowercase hex SHA-1 of Body; "" when the body is incomplete
-	ErrClass     string // "" on success, else one of the Class* constants
-	Err          error
+	// RespHeaders is the last response's status line and headers byte for
+	// byte as received, blank line included. A Content-Encoding in it
+	// describes the wire, not Body.
+	RespHeaders string
+	Body        []byte // Content-Encoding (gzip) removed, at most MaxBodyBytes
+	BodyLength  int64  // bytes of body received; for too_large the declared length if known
+	Digest      string // lowercase hex SHA-1 of Body; "" when the body is incomplete
+	ErrClass    string // "" on success, else one of the Class* constants
+	Err         error
 }
 
 // Fetcher fetches URLs politely. It is safe for concurrent use; one Fetcher
@@ -222,24 +225,36 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, r *Result) (location
 
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
+	start := time.Now()
+	// The transport may call trace hooks from its own goroutines, even
+	// after Do gave up on a timeout, so their findings sit behind a lock.
 	var (
-		start     = time.Now()
+		mu        sync.Mutex
 		rc        *recConn
+		ip        string
 		firstByte time.Time
 	)
 	trace := &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
-			if c, ok := info.Conn.(*recConn); ok {
-				rc = c
+			c, _ := info.Conn.(*recConn)
+			if c != nil {
 				c.startCapture()
 			}
+			addr := ""
 			if a, ok := info.Conn.RemoteAddr().(*net.TCPAddr); ok {
-				r.IPAddress = a.IP.String()
+				addr = a.IP.String()
 			} else if info.Conn.RemoteAddr() != nil {
-				r.IPAddress = hostOnly(info.Conn.RemoteAddr().String())
+				addr = hostOnly(info.Conn.RemoteAddr().String())
 			}
+			mu.Lock()
+			rc, ip = c, addr
+			mu.Unlock()
 		},
-		GotFirstResponseByte: func() { firstByte = time.Now() },
+		GotFirstResponseByte: func() {
+			mu.Lock()
+			firstByte = time.Now()
+			mu.Unlock()
+		},
 	}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -252,10 +267,16 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, r *Result) (location
 	r.Status, r.ContentType, r.ETag, r.LastModified, r.RespHeaders = 0, "", "", "", ""
 	r.Body, r.BodyLength, r.Digest, r.TTFB = nil, 0, "", 0
 	defer func() {
-		r.Duration += time.Since(start)
-		if !firstByte.IsZero() {
+		end := time.Now()
+		r.Duration += end.Sub(start)
+		mu.Lock()
+		if !firstByte.IsZero() && !firstByte.After(end) {
 			r.TTFB = firstByte.Sub(start)
 		}
+		if ip != "" {
+			r.IPAddress = ip
+		}
+		mu.Unlock()
 	}()
 
 	resp, err := f.client.Do(req)
@@ -267,8 +288,11 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, r *Result) (location
 	r.ContentType = resp.Header.Get("Content-Type")
 	r.ETag = resp.Header.Get("ETag")
 	r.LastModified = resp.Header.Get("Last-Modified")
-	if rc != nil {
-		r.RespHeaders = rc.takeCapture()
+	mu.Lock()
+	conn := rc
+	mu.Unlock()
+	if conn != nil {
+		r.RespHeaders = conn.takeCapture()
 	}
 	if r.RespHeaders == "" {
 		r.RespHeaders = reconstructHead(resp)
@@ -287,26 +311,55 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, r *Result) (location
 		r.BodyLength = resp.ContentLength
 		return "", &tooLargeError{url: u.String(), limit: limit, declared: resp.ContentLength}
 	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 {
-		buf.Grow(int(resp.ContentLength))
-	}
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
-	r.BodyLength = n
-	if n > limit {
-		r.Body = buf.Bytes()[:limit]
+	body, err := readCapped(resp.Body, resp.ContentLength, limit)
+	r.BodyLength = int64(len(body))
+	if int64(len(body)) > limit {
+		r.Body = body[:limit]
 		if resp.ContentLength > 0 {
 			r.BodyLength = resp.ContentLength
 		}
 		return "", &tooLargeError{url: u.String(), limit: limit, declared: resp.ContentLength}
 	}
-	r.Body = buf.Bytes()
+	r.Body = body
 	if err != nil {
-		return "", fmt.Errorf("%s: reading body after %d bytes: %w", u, n, err)
+		return "", fmt.Errorf("%s: reading body after %d bytes: %w", u, len(body), err)
 	}
 	sum := sha1.Sum(r.Body)
 	r.Digest = hex.EncodeToString(sum[:])
 	return "", nil
+}
+
+// readCapped reads at most limit+1 bytes (one more than allowed, to detect
+// an oversized body) into a slice sized from the declared length, and trims
+// spare capacity: results can sit in a caller's reorder buffer by the
+// thousand, and doubling growth would waste up to half of each.
+func readCapped(r io.Reader, declared, limit int64) ([]byte, error) {
+	size := int64(32 << 10)
+	if declared >= 0 && declared <= limit {
+		size = declared + 1 // +1 so reaching EOF needs no regrowth
+	}
+	size = min(size, limit+1)
+	buf := make([]byte, 0, size)
+	var err error
+	for int64(len(buf)) <= limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		want := min(int64(cap(buf)), limit+1)
+		var n int
+		n, err = r.Read(buf[len(buf):want])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			break
+		}
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	if c := cap(buf); c > 4096 && c > len(buf)+len(buf)/4 {
+		buf = append([]byte(nil), buf...)
+	}
+	return buf, err
 }
 
 func isRedirect(code int) bool {

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha1"
 	"crypto/tls"
@@ -150,6 +151,17 @@ func outcomesHost(v *vhosts, release <-chan struct{}) {
 			w.(http.Flusher).Flush() // no Content-Length: the cap must trip while reading
 		}
 	})
+	gz := func(w http.ResponseWriter, plain []byte) {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write(plain)
+		zw.Close()
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+		w.Write(b.Bytes())
+	}
+	mux.HandleFunc("/gz", func(w http.ResponseWriter, r *http.Request) { gz(w, []byte("<p>zipped</p>")) })
+	mux.HandleFunc("/gzbomb", func(w http.ResponseWriter, r *http.Request) { gz(w, make([]byte, 1<<20)) })
 	mux.HandleFunc("/img.png", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
 		w.Write([]byte("\x89PNG\r\n\x1a\nnot really"))
@@ -202,6 +214,7 @@ func TestFetchOutcomes(t *testing.T) {
 		wantFinal  string
 		wantBody   string
 		wantErr    string
+		wantHead   string
 	}{
 		{name: "ok", url: v.url("o.test", "/ok"), wantStatus: 200, wantBody: "<p>ok</p>"},
 		{name: "redirect chain across hosts", url: v.url("o.test", "/r1"), wantStatus: 200,
@@ -233,6 +246,8 @@ func TestFetchOutcomes(t *testing.T) {
 		{name: "too large chunked", url: v.url("o.test", "/hugechunked"), wantClass: ClassTooLarge, wantStatus: 200},
 		{name: "cap raised", url: v.url("o.test", "/huge"), opts: func(o *Options) { o.MaxBodyBytes = 3000 },
 			wantStatus: 200, wantBody: strings.Repeat("x", 3000)},
+		{name: "gzip decoded", url: v.url("o.test", "/gz"), wantStatus: 200, wantBody: "<p>zipped</p>", wantHead: "Content-Encoding: gzip"},
+		{name: "cap applies after decoding", url: v.url("o.test", "/gzbomb"), wantClass: ClassTooLarge, wantStatus: 200},
 		{name: "non-HTML passed through", url: v.url("o.test", "/img.png"), wantStatus: 200, wantBody: "\x89PNG\r\n\x1a\nnot really"},
 		{name: "reset", url: v.url("o.test", "/rst"), wantClass: ClassReset},
 		{name: "cut mid-body", url: v.url("o.test", "/cut"), wantClass: ClassReset, wantStatus: 200, wantBody: "only part"},
@@ -285,6 +300,9 @@ func TestFetchOutcomes(t *testing.T) {
 			}
 			if tc.wantClass == ClassTooLarge && (int64(len(r.Body)) > opts.MaxBodyBytes || r.BodyLength <= opts.MaxBodyBytes) {
 				t.Errorf("too_large: kept %d bytes, BodyLength %d, cap %d", len(r.Body), r.BodyLength, opts.MaxBodyBytes)
+			}
+			if !strings.Contains(r.RespHeaders, tc.wantHead) {
+				t.Errorf("RespHeaders %q lacks %q", r.RespHeaders, tc.wantHead)
 			}
 			if r.Status != 0 && !strings.HasPrefix(r.RespHeaders, "HTTP/1.1 "+strconv.Itoa(r.Status)+" ") {
 				t.Errorf("RespHeaders %q does not start with the status line", r.RespHeaders)

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/temoto/robotstxt"
 )
@@ -15,21 +16,62 @@ import (
 // maxRobotsBytes is Google's robots.txt size limit; rules past it are ignored.
 const maxRobotsBytes = 500 << 10
 
-// robotsCache fetches each scheme+host's robots.txt once per run; concurrent
-// fetches for the same host wait for the first.
+// robotsTTL is how long an unused robots.txt verdict is kept. It bounds
+// memory on runs over millions of hosts; a host that comes back later pays
+// one more robots.txt request, which is what a polite crawler does anyway.
+const robotsTTL = 30 * time.Minute
+
+// robotsCache fetches each scheme+host's robots.txt once (per robotsTTL of
+// use); concurrent fetches for the same host wait for the first.
 type robotsCache struct {
 	mu      sync.Mutex
 	entries map[string]*robotsEntry
+	calls   int
 }
 
 type robotsEntry struct {
 	ready chan struct{}
+	last  time.Time             // last lookup; guarded by robotsCache.mu
 	data  *robotstxt.RobotsData // nil when fetching failed at the network level
 	class string
 	err   error
+	// abandoned: the fetching caller's context ended first; waiters retry.
+	abandoned bool
 }
 
 func newRobotsCache() *robotsCache { return &robotsCache{entries: map[string]*robotsEntry{}} }
+
+// lookup returns key's entry; owner is true if the caller created it and
+// must fetch robots.txt and close ready.
+func (c *robotsCache) lookup(key string, now time.Time) (e *robotsEntry, owner bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	if c.calls%sweepEvery == 0 {
+		c.sweepLocked(now)
+	}
+	e = c.entries[key]
+	if e == nil {
+		e, owner = &robotsEntry{ready: make(chan struct{})}, true
+		c.entries[key] = e
+	}
+	e.last = now
+	return e, owner
+}
+
+// sweepLocked drops settled entries unused for robotsTTL; entries still
+// being fetched have waiters and stay.
+func (c *robotsCache) sweepLocked(now time.Time) {
+	for k, e := range c.entries {
+		select {
+		case <-e.ready:
+			if now.Sub(e.last) > robotsTTL {
+				delete(c.entries, k)
+			}
+		default:
+		}
+	}
+}
 
 // robotsCheck reports whether u may be fetched. Policy, decided here once:
 //   - 2xx: parse and obey; an unparseable file allows all (it says nothing
@@ -41,29 +83,29 @@ func newRobotsCache() *robotsCache { return &robotsCache{entries: map[string]*ro
 //     tried, so a dead host costs one attempt per run rather than one per URL.
 func (f *Fetcher) robotsCheck(ctx context.Context, u *url.URL) (class string, err error) {
 	key := u.Scheme + "://" + strings.ToLower(u.Host)
-	f.robots.mu.Lock()
-	e := f.robots.entries[key]
-	owner := e == nil
-	if owner {
-		e = &robotsEntry{ready: make(chan struct{})}
-		f.robots.entries[key] = e
-	}
-	f.robots.mu.Unlock()
-
-	if owner {
-		e.data, e.class, e.err = f.fetchRobots(ctx, key)
-		if ctx.Err() != nil && e.data == nil {
-			// Our caller gave up, not the host: let the next URL try again.
-			f.robots.mu.Lock()
-			delete(f.robots.entries, key)
-			f.robots.mu.Unlock()
+	var e *robotsEntry
+	for {
+		var owner bool
+		e, owner = f.robots.lookup(key, time.Now())
+		if owner {
+			e.data, e.class, e.err = f.fetchRobots(ctx, key)
+			if ctx.Err() != nil && e.data == nil {
+				// Our caller gave up, not the host: let the next URL try again.
+				e.abandoned = true
+				f.robots.mu.Lock()
+				delete(f.robots.entries, key)
+				f.robots.mu.Unlock()
+			}
+			close(e.ready)
+		} else {
+			select {
+			case <-e.ready:
+			case <-ctx.Done():
+				return ClassOther, fmt.Errorf("%s: waiting for robots.txt: %w", u, ctx.Err())
+			}
 		}
-		close(e.ready)
-	} else {
-		select {
-		case <-e.ready:
-		case <-ctx.Done():
-			return ClassOther, fmt.Errorf("%s: waiting for robots.txt: %w", u, ctx.Err())
+		if !e.abandoned || ctx.Err() != nil {
+			break
 		}
 	}
 	if e.data == nil {

@@ -37,10 +37,11 @@ type CommitterConfig struct {
 	BatchSize         int    // items per commit; 0 means 1
 	Crawl             string // named in commit summaries, e.g. CC-MAIN-2026-30
 	MaxCommitsPerHour int    // 0 means DefaultCommitsPerHour
-	// Card, if set, is called at commit time for the current README.md,
-	// which goes into the same commit; nil bytes mean no card this time.
+	// Card, if set, is called at commit time with the batch about to be
+	// committed (so the card can count it) and returns the README.md that
+	// goes into the same commit; nil bytes mean no card this time.
 	// It runs on the committer's goroutine.
-	Card func() []byte
+	Card func(batch []Item) []byte
 	// OnAck is called once per item, in Add order, on the committer's
 	// goroutine, after the commit containing it is acknowledged.
 	OnAck func(Ack)
@@ -204,7 +205,7 @@ func (c *Committer) flush(ctx context.Context, batch []Item) {
 		ops = append(ops, Operation{RepoPath: it.RepoPath, LocalPath: it.LocalPath})
 	}
 	if c.cfg.Card != nil {
-		if card := c.cfg.Card(); card != nil {
+		if card := c.cfg.Card(batch); card != nil {
 			ops = append(ops, Operation{RepoPath: "README.md", Content: card})
 		}
 	}

@@ -54,7 +54,7 @@ func TestCommitterBatchesAndAcks(t *testing.T) {
 	cm := hub.NewCommitter(context.Background(), c, testRepo, hub.CommitterConfig{
 		BatchSize: 2,
 		Crawl:     "CC-MAIN-2025-43",
-		Card: func() []byte {
+		Card: func([]hub.Item) []byte {
 			mu.Lock()
 			defer mu.Unlock()
 			cards++

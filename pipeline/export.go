@@ -171,6 +171,7 @@ func ExportShard(ctx context.Context, cfg *ExportConfig, pool *Pool, workers int
 		}
 		writeTime += time.Since(t)
 		ws.Rows++
+		ws.rowLang(row.Language)
 		ws.HTMLBytes += row.HTMLLength
 		ws.MarkdownBytes += row.MarkdownLength
 	}

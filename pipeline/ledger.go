@@ -22,6 +22,9 @@ type LedgerEntry struct {
 	Bytes  int64  `json:"parquet_bytes"`
 	TS     string `json:"ts"`
 	Pushed bool   `json:"pushed,omitempty"`
+	// What the dataset card sums: rows by language and digest drops.
+	DigestDropped int64            `json:"digest_dropped,omitempty"`
+	RowLangs      map[string]int64 `json:"row_langs,omitempty"`
 }
 
 // Ledger is the append-only list of committed shards of an output.

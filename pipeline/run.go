@@ -197,7 +197,7 @@ func Run(ctx context.Context, cfg RunConfig, shards []Shard) (RunResult, error) 
 		notify()
 	}
 	commit := func(r ShardResult) {
-		err := ledger.Append(LedgerEntry{Key: r.Shard.Key(), Shard: r.Shard.Number, Crawl: r.Crawl, Path: relPath(cfg.OutDir, r.Path), Rows: r.Stats.Rows, Bytes: r.Stats.ParquetBytes, Pushed: cfg.Publisher != nil})
+		err := ledger.Append(LedgerEntry{Key: r.Shard.Key(), Shard: r.Shard.Number, Crawl: r.Crawl, Path: relPath(cfg.OutDir, r.Path), Rows: r.Stats.Rows, Bytes: r.Stats.ParquetBytes, Pushed: cfg.Publisher != nil, DigestDropped: r.Stats.DigestDropped, RowLangs: r.Stats.RowLangs})
 		if err != nil {
 			r.Status, r.Err = StatusFailed, err
 		}

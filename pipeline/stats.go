@@ -40,7 +40,8 @@ type ShardStats struct {
 	Cut           int64            `json:"cut"`
 	DigestDropped int64            `json:"digest_dropped"`
 	LangDropped   int64            `json:"lang_dropped"`
-	LangCounts    map[string]int64 `json:"lang_counts"`
+	LangCounts    map[string]int64 `json:"lang_counts"` // documents by detected language, before --lang
+	RowLangs      map[string]int64 `json:"row_langs"`   // rows written, by language`
 	WARCBytes     int64            `json:"warc_bytes"`
 	HTMLBytes     int64            `json:"html_bytes"`
 	MarkdownBytes int64            `json:"md_bytes"`
@@ -63,10 +64,22 @@ func (s *ShardStats) lang(code string) {
 	if s.LangCounts == nil {
 		s.LangCounts = map[string]int64{}
 	}
-	if code == "" {
-		code = "und"
+	s.LangCounts[langKey(code)]++
+}
+
+func (s *ShardStats) rowLang(code string) {
+	if s.RowLangs == nil {
+		s.RowLangs = map[string]int64{}
 	}
-	s.LangCounts[code]++
+	s.RowLangs[langKey(code)]++
+}
+
+// langKey names "could not tell" in counts.
+func langKey(code string) string {
+	if code == "" {
+		return "und"
+	}
+	return code
 }
 
 // Add sums o into s.
@@ -96,6 +109,12 @@ func (s *ShardStats) Add(o ShardStats) {
 			s.LangCounts = map[string]int64{}
 		}
 		s.LangCounts[k] += v
+	}
+	for k, v := range o.RowLangs {
+		if s.RowLangs == nil {
+			s.RowLangs = map[string]int64{}
+		}
+		s.RowLangs[k] += v
 	}
 	for k, v := range o.FetchFailed {
 		if s.FetchFailed == nil {

@@ -64,6 +64,7 @@ func main() {
 	data := flag.String("data", "", "lingua test data directory (default: find ../shared/langid/lingua-testdata above the module)")
 	perLang := flag.Bool("per-lang", false, "print accuracy per language")
 	docs := flag.Int("docs", 3000, "2 KB documents per identifier for the throughput run")
+	baseline := flag.Bool("baseline", true, "also measure whatlanggo (the speed column is relative to it)")
 	set := flag.String("langs", "whatlanggo", "evaluation languages: whatlanggo (the test languages whatlanggo supports) or ccrawl (all lang.Supported)")
 	flag.Parse()
 	if *data == "" {
@@ -72,6 +73,9 @@ func main() {
 	if _, err := os.Stat(filepath.Join(*data, "sentences")); err != nil {
 		fmt.Fprintln(os.Stderr, "langid: no test data:", err, "(pass -data DIR)")
 		os.Exit(1)
+	}
+	if !*baseline {
+		identifiers = identifiers[:1]
 	}
 	langs := evalLangs(*set)
 	fmt.Printf("languages evaluated: %d (%s)\n", len(langs), *set)

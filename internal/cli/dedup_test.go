@@ -115,9 +115,9 @@ func TestDedupCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var rep struct {
-		Rows          int `json:"rows"`
-		Redundant     int `json:"redundant"`
-		RedundantFile string
+		Rows          int                  `json:"rows"`
+		Redundant     int                  `json:"redundant"`
+		RedundantFile string               `json:"redundant_file"`
 		Top           []struct{ Size int } `json:"top_clusters"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {

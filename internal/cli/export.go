@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/open-markdown/ccrawl/commoncrawl"
+	"github.com/open-markdown/ccrawl/dataset"
 	"github.com/open-markdown/ccrawl/extract"
 	"github.com/open-markdown/ccrawl/internal/version"
 	"github.com/open-markdown/ccrawl/lang"
@@ -172,7 +173,7 @@ func runExport(ctx context.Context, o *exportOptions, streams IO) error {
 		}
 		ex = extract.WithTimeout(ex, o.DocTimeout)
 	}
-	pub, err := o.publishOptions.validate()
+	hubClient, err := o.publishOptions.check()
 	if err != nil {
 		return err
 	}
@@ -193,13 +194,21 @@ func runExport(ctx context.Context, o *exportOptions, streams IO) error {
 		ToolVersion:    version.Tool,
 		WET:            wet,
 	}
+	extractorName := o.Extractor
+	if ex != nil {
+		extractorName = ex.Version()
+	}
+	info := pipeline.CardInfo{Repo: o.Repo, Schema: dataset.SchemaExport, Columns: pipeline.ExportColumns, Extractor: extractorName, ToolVersion: version.Tool, Filters: filtersOf(o.DedupDigest, o.Lang, o.MinLangConf)}
 	pool := pipeline.NewPool(o.Workers)
 	defer pool.Close()
-	rc, cleanup, err := o.runOptions.runConfig(ctx, "markdown.export", crawl, &o.sourceOptions, streams, pub)
+	rc, cleanup, err := o.runOptions.runConfig(ctx, "markdown.export", crawl, &o.sourceOptions, streams)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
+	if rc.Publisher, err = o.publishOptions.publisher(ctx, hubClient, rc.LedgerPath, crawl, info, streams); err != nil {
+		return err
+	}
 	rc.Convert = func(ctx context.Context, in io.Reader, sh pipeline.Shard) pipeline.ShardResult {
 		return pipeline.ExportShard(ctx, cfg, pool, o.Workers, in, sh)
 	}
@@ -207,8 +216,10 @@ func runExport(ctx context.Context, o *exportOptions, streams IO) error {
 	if err != nil {
 		return err
 	}
-	if err := o.publishOptions.writeLocalCard(o.Out, "markdown.export", cfg, res); err != nil {
-		fmt.Fprintf(streams.ErrOut, "markdown: dataset card: %v\n", err)
+	if !o.pushing() {
+		if err := writeLocalCard(o.Out, rc.LedgerPath, info); err != nil {
+			fmt.Fprintf(streams.ErrOut, "markdown: dataset card: %v\n", err)
+		}
 	}
 	return reportRun(streams, "markdown", res, o.DedupDigest, o.Lang)
 }

@@ -18,7 +18,7 @@ import (
 
 // runConfig turns the shared run flags into a pipeline.RunConfig, starting
 // the metrics server and progress display. cleanup stops them.
-func (o *runOptions) runConfig(ctx context.Context, name, crawl string, src *sourceOptions, streams IO, pub pipeline.Publisher) (pipeline.RunConfig, func(), error) {
+func (o *runOptions) runConfig(ctx context.Context, name, crawl string, src *sourceOptions, streams IO) (pipeline.RunConfig, func(), error) {
 	switch o.Progress {
 	case "auto", "text", "json", "none":
 	default:
@@ -37,7 +37,6 @@ func (o *runOptions) runConfig(ctx context.Context, name, crawl string, src *sou
 		CacheDir:     filepath.Join(src.cacheDir(o.Out), "warc"),
 		KeepCache:    !src.NoWARCCache,
 		MinFreeBytes: uint64(o.MinFreeGB * 1e9),
-		Publisher:    pub,
 		Log:          streams.ErrOut,
 	}
 	if src.Shards != "" {

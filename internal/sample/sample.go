@@ -469,13 +469,13 @@ func specs() ([]spec, error) {
 		cs: "windows-1252", header: "UTF-8", tag: `<meta charset="utf-8">`, meta: "utf-8",
 		caseName: "windows-1252-labelled-utf-8", mislabel: "cp1252-as-utf8", twin: manjer, subkind: "page+mislabeled"})
 	add("it-bom", variant{url: "https://dispensa.example/olio/etichetta", site: site{name: "La Dispensa", lang: "ita"},
-		cs: "utf-8", bom: true, caseName: "utf-8-bom-only"})
+		cs: "utf-8", bom: true, caseName: "utf-8-bom-only", subkind: "page+charset"})
 	v = utf8Page("https://schiene.example/archiv/2026/nachtzuege", "Schiene und Reise", "deu")
 	v.site.footer = "Archivfassung. Preise und Fahrzeiten können sich inzwischen geändert haben."
 	v.date, v.nearOf = "Stand: 25. Juni 2026", nachtzug
 	add("de-nachtzug", v)
 	add("nl-warmtepomp", variant{url: "https://wonen.example.org/energie/warmtepomp.xhtml", site: site{name: "Slim Wonen", lang: "nld"},
-		cs: "utf-8", xhtml: true, caseName: "xhtml-xml-declaration"})
+		cs: "utf-8", xhtml: true, caseName: "xhtml-xml-declaration", subkind: "page+charset"})
 	return out, err
 }
 
