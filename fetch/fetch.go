@@ -65,11 +65,11 @@ type Options struct {
 // Result is the outcome of one fetch. On failure ErrClass and Err are set and
 // every field the fetch got far enough to learn is still filled.
 type Result struct {
-	Index       int    // the Job's Index when produced by Run
-	URL         string // as requested
-	FinalURL    string // after redirects (the last URL attempted)
-	IPAddress   string // peer of the last connection used
-	FetchedAt   time.Time
+	Index       int       // the Job's Index when produced by Run
+	URL         string    // as requested
+	FinalURL    string    // after redirects (the last URL attempted)
+	IPAddress   string    // peer of the last connection used
+	FetchedAt   time.Time // UTC start of the last hop's request
 	Status      int
 	ContentType string
 	Duration    time.Duration // time in HTTP exchanges, all hops, excluding politeness waits

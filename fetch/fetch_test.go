@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -528,5 +529,52 @@ func TestProductToken(t *testing.T) {
 		if got := productToken(ua); got != want {
 			t.Errorf("productToken(%q) = %q, want %q", ua, got, want)
 		}
+	}
+}
+
+// A host whose robots.txt cannot be reached costs one connection attempt,
+// not one per URL; every URL still reports the network class.
+func TestDeadHostDialedOnce(t *testing.T) {
+	var mu sync.Mutex
+	dials := map[string]int{}
+	f := newTestFetcher(t, Options{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			mu.Lock()
+			dials[addr]++
+			mu.Unlock()
+			return nil, &net.OpError{Op: "dial", Net: network, Err: syscall.ECONNREFUSED}
+		},
+	})
+	for i := range 5 {
+		r := f.Fetch(context.Background(), fmt.Sprintf("http://dead.test:81/%d", i))
+		if r.ErrClass != ClassRefused {
+			t.Fatalf("url %d: class %q (%v), want refused", i, r.ErrClass, r.Err)
+		}
+	}
+	if len(dials) != 1 || dials["127.0.0.1:81"] != 1 {
+		t.Errorf("dials %v, want exactly one to 127.0.0.1:81 (resolved by LookupHost)", dials)
+	}
+}
+
+// Without LookupHost the DialContext hook gets the unresolved host:port and
+// can route any name to a loopback server.
+func TestDialHookWithoutResolver(t *testing.T) {
+	v := newVhosts(t)
+	v.handle("anything.example", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "routed") }))
+	var seen []string
+	f, err := New(Options{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		seen = append(seen, addr)
+		return (&net.Dialer{}).DialContext(ctx, network, v.srv.Listener.Addr().String())
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.CloseIdleConnections()
+	r := f.Fetch(context.Background(), v.url("anything.example", "/x"))
+	if r.Err != nil || string(r.Body) != "routed" {
+		t.Fatalf("got %q, %v", r.Body, r.Err)
+	}
+	if len(seen) == 0 || seen[0] != "anything.example:"+v.port {
+		t.Errorf("dial hook saw %v, want the unresolved host:port", seen)
 	}
 }

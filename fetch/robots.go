@@ -80,7 +80,8 @@ func (c *robotsCache) sweepLocked(now time.Time) {
 //     failing server is the one most hurt by more load;
 //   - a network failure (dns, refused, timeout, tls, reset): every URL of
 //     that scheme+host fails with that class and no further connections are
-//     tried, so a dead host costs one attempt per run rather than one per URL.
+//     tried, so a dead host costs one attempt (per robotsTTL) rather than
+//     one per URL. The price: one unlucky timeout condemns the host's URLs.
 func (f *Fetcher) robotsCheck(ctx context.Context, u *url.URL) (class string, err error) {
 	key := u.Scheme + "://" + strings.ToLower(u.Host)
 	var e *robotsEntry

@@ -63,6 +63,7 @@ type item struct{ want, text string }
 func main() {
 	data := flag.String("data", "", "lingua test data directory (default: find ../shared/langid/lingua-testdata above the module)")
 	perLang := flag.Bool("per-lang", false, "print accuracy per language")
+	confusions := flag.Int("confusions", 0, "print the N commonest confusions on sentences (with how many were at confidence ≥ 0.8)")
 	docs := flag.Int("docs", 3000, "2 KB documents per identifier for the throughput run")
 	baseline := flag.Bool("baseline", true, "also measure whatlanggo (the speed column is relative to it)")
 	set := flag.String("langs", "whatlanggo", "evaluation languages: whatlanggo (the test languages whatlanggo supports) or ccrawl (all lang.Supported)")
@@ -101,16 +102,26 @@ func main() {
 			confident, confidentOK := 0, 0
 			viPred, viOK, viN := 0, 0, 0
 			bytes := 0
+			type pair struct{ want, got string }
+			conf := map[pair][2]int{}
 			start := time.Now()
 			for _, it := range items {
-				code, conf := id.detect(it.text)
+				code, cf := id.detect(it.text)
 				bytes += len(it.text)
 				perN[it.want]++
 				if code == it.want {
 					correct++
 					perOK[it.want]++
 				}
-				if conf >= 0.8 && code != "" {
+				if code != it.want {
+					c := conf[pair{it.want, code}]
+					c[0]++
+					if cf >= 0.8 {
+						c[1]++
+					}
+					conf[pair{it.want, code}] = c
+				}
+				if cf >= 0.8 && code != "" {
 					confident++
 					if code == it.want {
 						confidentOK++
@@ -135,6 +146,25 @@ func main() {
 				rows[ii].viR = pct(viOK, viN)
 				rows[ii].linesPerS = float64(len(items)) / el
 				rows[ii].mbPerS = float64(bytes) / el / 1e6
+			}
+			if *confusions > 0 && si == 0 {
+				ps := make([]pair, 0, len(conf))
+				for p := range conf {
+					ps = append(ps, p)
+				}
+				sort.Slice(ps, func(i, j int) bool {
+					if conf[ps[i]][0] != conf[ps[j]][0] {
+						return conf[ps[i]][0] > conf[ps[j]][0]
+					}
+					return ps[i].want+ps[i].got < ps[j].want+ps[j].got
+				})
+				fmt.Printf("\n%s: commonest confusions on sentences (want -> got: all / at ≥ 0.8)\n", id.name)
+				for i, p := range ps {
+					if i == *confusions {
+						break
+					}
+					fmt.Printf("  %s -> %s: %d / %d\n", p.want, p.got, conf[p][0], conf[p][1])
+				}
 			}
 			if *perLang {
 				fmt.Printf("\n%s, %s: per-language accuracy\n", id.name, setName)

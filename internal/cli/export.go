@@ -32,6 +32,7 @@ type sourceOptions struct {
 	SourceKind  string
 	CacheDir    string
 	NoWARCCache bool
+	Retries     int
 }
 
 // runOptions are shared by every long-running command (export, refetch).
@@ -78,6 +79,7 @@ func addSourceFlags(cmd *cobra.Command, o *sourceOptions) {
 	f.StringVar(&o.SourceKind, "source-kind", "warc", "manifest to read: warc or wet")
 	f.StringVar(&o.CacheDir, "warc-cache-dir", "", "where downloaded shards and manifests are cached (default <out>/.cache)")
 	f.BoolVar(&o.NoWARCCache, "no-warc-cache", false, "delete each downloaded shard once it is converted")
+	f.IntVar(&o.Retries, "download-retries", 8, "attempts per download before the shard is recorded as failed (403/429/5xx and broken connections are retried with backoff)")
 }
 
 func addRunFlags(cmd *cobra.Command, o *runOptions) {
@@ -314,6 +316,7 @@ func (o *sourceOptions) client(out string) *commoncrawl.Client {
 		IndexURL:  o.IndexURL,
 		CacheDir:  filepath.Join(o.cacheDir(out), "manifests"),
 		UserAgent: userAgent(),
+		Retry:     commoncrawl.Retry{Attempts: o.Retries},
 	}
 }
 

@@ -255,13 +255,13 @@ func encode(s, cs string) ([]byte, error) {
 	return []byte(out), nil
 }
 
-func articleByKey(key string) article {
+func articleByKey(key string) (article, error) {
 	for _, a := range articles {
 		if a.key == key {
-			return a
+			return a, nil
 		}
 	}
-	panic("sample: no article " + key) // a typo in the tables below
+	return article{}, fmt.Errorf("sample: no article %q in content.go", key)
 }
 
 func relatedTo(a article) []article {
@@ -311,7 +311,10 @@ type variant struct {
 }
 
 func articleSpec(key string, v variant) (spec, error) {
-	a := articleByKey(key)
+	a, err := articleByKey(key)
+	if err != nil {
+		return spec{}, err
+	}
 	o := pageOpts{charsetTag: v.tag, xhtml: v.xhtml, date: v.date}
 	page := articlePage(a, v.site, o, relatedTo(a))
 	payload, err := encode(page, v.cs)

@@ -2,6 +2,7 @@ package sample
 
 import (
 	"bytes"
+	"flag"
 	"html"
 	"image/png"
 	"io"
@@ -17,7 +18,9 @@ import (
 	"github.com/open-markdown/ccrawl/warc"
 )
 
-const regenerate = "go run ./internal/sample/gen -out testdata/sample.warc.gz"
+const regenerate = "go run ./internal/sample/gen -out testdata/sample.warc.gz (or go test ./internal/sample -update)"
+
+var update = flag.Bool("update", false, "rewrite testdata/sample.warc.gz and sample.truth.json from the generator")
 
 // committed loads the sample files from testdata/ at the module root.
 func committed(t testing.TB) (warcBytes []byte, truth *Truth) {
@@ -60,6 +63,14 @@ func TestGoldenBytes(t *testing.T) {
 	wp, tp, err := Paths(".")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(wp, w.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(tp, tr.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, pair := range [][2]string{{out, wp}, {TruthPath(out), tp}} {
 		got, err := os.ReadFile(pair[0])
@@ -175,7 +186,7 @@ func TestReadBack(t *testing.T) {
 		if meta.rec.Type != "metadata" || meta.rec.RecordID() != c.MetadataID || meta.rec.Offset != c.MetadataOffset {
 			t.Errorf("%s: metadata %s %s at %d, truth %s at %d", where, meta.rec.Type, meta.rec.RecordID(), meta.rec.Offset, c.MetadataID, c.MetadataOffset)
 		}
-		if resp.status != c.Status || resp.mime != c.MIME && c.WARCType == "response" {
+		if resp.status != c.Status || (resp.mime != c.MIME && c.WARCType == "response") {
 			t.Errorf("%s: HTTP %d %s, truth %d %s", where, resp.status, resp.mime, c.Status, c.MIME)
 		}
 		if int64(len(resp.payload)) != c.PayloadLength {
