@@ -508,3 +508,62 @@ func corpusTexts(tb testing.TB) []string {
 	}
 	return out
 }
+
+// nullableRow has an optional simhash: null prints are computed on the fly.
+type nullableRow struct {
+	DocID    string  `parquet:"doc_id"`
+	Markdown string  `parquet:"markdown,optional"`
+	Simhash  *uint64 `parquet:"simhash,optional"`
+}
+
+// One row group of many pages is read in page-aligned slices in parallel;
+// the answer must not depend on that, nor on null prints.
+func TestSplitRowGroupAndNullPrints(t *testing.T) {
+	docs := corpusDocs(t)
+	rows := make([]nullableRow, len(docs))
+	for i, d := range docs {
+		rows[i] = nullableRow{DocID: d.id, Markdown: d.md}
+		if i%3 != 0 {
+			fp := simhash.Fingerprint(d.md)
+			rows[i].Simhash = &fp
+		}
+	}
+	p := filepath.Join(t.TempDir(), "one-group.parquet")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[nullableRow](f, parquet.PageBufferSize(16<<10), parquet.Compression(&parquet.Zstd))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	pfile, pf, cols, err := openFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pfile.Close()
+	if len(pf.RowGroups()) != 1 {
+		t.Fatalf("fixture has %d row groups, want 1", len(pf.RowGroups()))
+	}
+	ranges := markdownRanges(pf.RowGroups()[0].ColumnChunks()[cols.markdown], len(rows), 4)
+	if len(ranges) < 2 {
+		t.Fatalf("markdown column not split (%v); the fixture needs several pages", ranges)
+	}
+
+	e := expect(docs, 3)
+	for _, workers := range []int{1, 4} {
+		rep, err := Run(context.Background(), []string{p}, Options{Distance: 3, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (len(rows) + 2) / 3; rep.Fingerprinted != want {
+			t.Errorf("workers=%d: fingerprinted %d rows, want %d (the null prints)", workers, rep.Fingerprinted, want)
+		}
+		t.Run("workers="+strconv.Itoa(workers), func(t *testing.T) { check(t, rep, e) })
+	}
+}

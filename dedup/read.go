@@ -122,6 +122,9 @@ func readAll(ctx context.Context, files []string, workers int) (*rows, error) {
 		}
 	}
 
+	// With fewer row groups than workers (one shard written as one row
+	// group is common), each row group's Markdown is read in slices.
+	split := max(1, workers/max(len(units), 1))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	work := make(chan unit)
@@ -137,7 +140,7 @@ func readAll(ctx context.Context, files []string, workers int) (*rows, error) {
 		wg.Go(func() {
 			for u := range work {
 				o := open[u.file]
-				r, err := readRowGroup(o.pf.RowGroups()[u.rg], o.cols, seeds)
+				r, err := readRowGroup(o.pf.RowGroups()[u.rg], o.cols, seeds, split)
 				if err != nil {
 					fail(fmt.Errorf("dedup: %s: row group %d: %w", files[u.file], u.rg, err))
 					continue
@@ -220,15 +223,144 @@ func openFile(name string) (*os.File, *parquet.File, columns, error) {
 	return f, pf, cols, nil
 }
 
-func readRowGroup(rg parquet.RowGroup, cols columns, seeds [2]maphash.Seed) (*rows, error) {
+func readRowGroup(rg parquet.RowGroup, cols columns, seeds [2]maphash.Seed, split int) (*rows, error) {
 	n := int(rg.NumRows())
 	r := &rows{
 		id:   make([]string, 0, n),
-		hash: make([]hash128, 0, n),
-		fp:   make([]uint64, 0, n),
-		size: make([]int64, 0, n),
+		hash: make([]hash128, n),
+		fp:   make([]uint64, n),
+		size: make([]int64, n),
 	}
 	chunks := rg.ColumnChunks()
+	// needPrint[i]: row i has no stored simhash (no column, or null) and is
+	// fingerprinted from its Markdown below.
+	var needPrint []bool
+	if cols.simhash >= 0 {
+		k := 0
+		if err := readColumn(chunks[cols.simhash], func(v parquet.Value) {
+			if k < n {
+				if v.IsNull() {
+					if needPrint == nil {
+						needPrint = make([]bool, n)
+					}
+					needPrint[k] = true
+				} else {
+					r.fp[k] = uint64(v.Int64())
+				}
+			}
+			k++
+		}); err != nil {
+			return nil, fmt.Errorf("reading simhash: %w", err)
+		}
+		if k != n {
+			return nil, fmt.Errorf("simhash column holds %d values for %d rows", k, n)
+		}
+	} else {
+		needPrint = make([]bool, n)
+		for i := range needPrint {
+			needPrint[i] = true
+		}
+	}
+
+	// The Markdown column is most of the bytes and nearly all of the time
+	// (zstd): split it into page-aligned row ranges read concurrently, while
+	// another goroutine reads the ids.
+	ranges := markdownRanges(chunks[cols.markdown], n, split)
+	var wg sync.WaitGroup
+	errs := make([]error, len(ranges)+1)
+	computed := make([]int, len(ranges))
+	for k, rg := range ranges {
+		wg.Go(func() {
+			computed[k], errs[k] = readMarkdown(chunks[cols.markdown], rg[0], rg[1], r, needPrint, seeds)
+		})
+	}
+	wg.Go(func() { errs[len(ranges)] = readIDs(chunks, cols, n, r) })
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range computed {
+		r.computed += c
+	}
+	return r, nil
+}
+
+// markdownRanges cuts [0, n) into at most split row ranges at page starts,
+// using the column's offset index; without one it is a single range.
+func markdownRanges(chunk parquet.ColumnChunk, n, split int) [][2]int {
+	whole := [][2]int{{0, n}}
+	if split < 2 {
+		return whole
+	}
+	oi, err := chunk.OffsetIndex()
+	if err != nil || oi == nil || oi.NumPages() < 2 {
+		return whole
+	}
+	var out [][2]int
+	start, pages := 0, oi.NumPages()
+	for k := 1; k < split; k++ {
+		cut := int(oi.FirstRowIndex(k * pages / split))
+		if cut > start && cut < n {
+			out = append(out, [2]int{start, cut})
+			start = cut
+		}
+	}
+	return append(out, [2]int{start, n})
+}
+
+// readMarkdown hashes the Markdown of rows [from, to) into r and
+// fingerprints those that need it; it returns how many it fingerprinted.
+func readMarkdown(chunk parquet.ColumnChunk, from, to int, r *rows, needPrint []bool, seeds [2]maphash.Seed) (int, error) {
+	pages := chunk.Pages()
+	defer pages.Close()
+	if from > 0 {
+		if err := pages.SeekToRow(int64(from)); err != nil {
+			return 0, fmt.Errorf("reading markdown: seeking to row %d: %w", from, err)
+		}
+	}
+	row, computed := from, 0
+	buf := make([]parquet.Value, 256)
+	for row < to {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("reading markdown: %w", err)
+		}
+		vr := p.Values()
+		for row < to {
+			k, err := vr.ReadValues(buf[:min(len(buf), to-row)])
+			for _, v := range buf[:k] {
+				md := v.ByteArray()
+				r.size[row] = int64(len(md))
+				r.hash[row] = hash128{maphash.Bytes(seeds[0], md), maphash.Bytes(seeds[1], md)}
+				if needPrint != nil && needPrint[row] {
+					r.fp[row] = simhash.Fingerprint(string(md))
+					computed++
+				}
+				row++
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				parquet.Release(p)
+				return 0, fmt.Errorf("reading markdown: %w", err)
+			}
+		}
+		parquet.Release(p)
+	}
+	if row != to {
+		return 0, fmt.Errorf("markdown column ends at row %d of %d", row, to)
+	}
+	return computed, nil
+}
+
+// readIDs fills r.id (doc_id, else url) and r.url (url, else "").
+func readIDs(chunks []parquet.ColumnChunk, cols columns, n int, r *rows) error {
 	idCol := cols.id
 	if idCol < 0 {
 		idCol = cols.url
@@ -236,7 +368,7 @@ func readRowGroup(rg parquet.RowGroup, cols columns, seeds [2]maphash.Seed) (*ro
 	if err := readColumn(chunks[idCol], func(v parquet.Value) {
 		r.id = append(r.id, string(v.ByteArray()))
 	}); err != nil {
-		return nil, fmt.Errorf("reading doc_id: %w", err)
+		return fmt.Errorf("reading doc_id: %w", err)
 	}
 	switch {
 	case cols.id >= 0 && cols.url >= 0:
@@ -244,7 +376,7 @@ func readRowGroup(rg parquet.RowGroup, cols columns, seeds [2]maphash.Seed) (*ro
 		if err := readColumn(chunks[cols.url], func(v parquet.Value) {
 			r.url = append(r.url, string(v.ByteArray()))
 		}); err != nil {
-			return nil, fmt.Errorf("reading url: %w", err)
+			return fmt.Errorf("reading url: %w", err)
 		}
 	case cols.id < 0:
 		r.url = r.id
@@ -252,45 +384,10 @@ func readRowGroup(rg parquet.RowGroup, cols columns, seeds [2]maphash.Seed) (*ro
 		// Keep url aligned with the other files' rows.
 		r.url = make([]string, n)
 	}
-	hasPrint := cols.simhash >= 0
-	var missing []int // rows whose simhash is null: fingerprint them below
-	if hasPrint {
-		if err := readColumn(chunks[cols.simhash], func(v parquet.Value) {
-			if v.IsNull() {
-				missing = append(missing, len(r.fp))
-			}
-			r.fp = append(r.fp, uint64(v.Int64()))
-		}); err != nil {
-			return nil, fmt.Errorf("reading simhash: %w", err)
-		}
+	if len(r.id) != n || len(r.url) != n {
+		return fmt.Errorf("id columns hold %d/%d values for %d rows", len(r.id), len(r.url), n)
 	}
-	m := 0
-	if err := readColumn(chunks[cols.markdown], func(v parquet.Value) {
-		md := v.ByteArray()
-		r.size = append(r.size, int64(len(md)))
-		r.hash = append(r.hash, hash128{maphash.Bytes(seeds[0], md), maphash.Bytes(seeds[1], md)})
-		row := len(r.size) - 1
-		switch {
-		case !hasPrint:
-			r.fp = append(r.fp, simhash.Fingerprint(string(md)))
-			r.computed++
-		case m < len(missing) && missing[m] == row:
-			r.fp[row] = simhash.Fingerprint(string(md))
-			r.computed++
-			m++
-		}
-	}); err != nil {
-		return nil, fmt.Errorf("reading markdown: %w", err)
-	}
-	for _, l := range []int{len(r.id), len(r.hash), len(r.fp)} {
-		if l != n {
-			return nil, fmt.Errorf("columns hold %d values for %d rows", l, n)
-		}
-	}
-	if len(r.url) != n {
-		return nil, fmt.Errorf("url column holds %d values for %d rows", len(r.url), n)
-	}
-	return r, nil
+	return nil
 }
 
 // readColumn streams the values of one column chunk page by page; fn must

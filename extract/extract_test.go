@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 func readFixture(t testing.TB, name string) []byte {
@@ -291,4 +292,24 @@ func BenchmarkExtractFixtures(b *testing.B) {
 			b.ReportMetric(float64(bytes)/1e6/b.Elapsed().Seconds(), "MB/s")
 		})
 	}
+}
+
+func FuzzExtract(f *testing.F) {
+	f.Add([]byte("<p>a <b>b</b>c <code>d</code> e</p>"), "https://example.com/a/b.html")
+	f.Add([]byte("<ul><li>x</li></ul><ul><li>y</li></ul><noscript><img src=x></noscript>"), "")
+	f.Add([]byte("<html><head><base href='/x/'></head><body><a href='y'>z</a></body></html>"), "http://h/")
+	f.Fuzz(func(t *testing.T, body []byte, url string) {
+		for _, engine := range Names() {
+			md, err := mustNew(t, engine).Extract(Page{URL: url, Body: body})
+			if err != nil {
+				continue
+			}
+			if !utf8.ValidString(md) {
+				t.Fatalf("%s: invalid UTF-8 output", engine)
+			}
+			if strings.Contains(md, "<!--THE END-->") {
+				t.Fatalf("%s: list-end comment in output", engine)
+			}
+		}
+	})
 }

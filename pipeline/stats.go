@@ -49,6 +49,8 @@ type ShardStats struct {
 	DownloadSecs  float64          `json:"download_s"`
 	ExtractSecs   float64          `json:"extract_s"`
 	WriteSecs     float64          `json:"write_s"`
+	FetchSecs     float64          `json:"fetch_s,omitempty"`   // refetch: time in HTTP exchanges
+	ConvertSecs   float64          `json:"convert_s,omitempty"` // refetch: extraction of fetched pages
 	// Refetch only: failed fetches by class (they are rows too).
 	FetchFailed map[string]int64 `json:"fetch_failed,omitempty"`
 }
@@ -98,6 +100,8 @@ func (s *ShardStats) Add(o ShardStats) {
 	s.DownloadSecs += o.DownloadSecs
 	s.ExtractSecs += o.ExtractSecs
 	s.WriteSecs += o.WriteSecs
+	s.FetchSecs += o.FetchSecs
+	s.ConvertSecs += o.ConvertSecs
 	for k, v := range o.Skipped {
 		if s.Skipped == nil {
 			s.Skipped = map[string]int64{}

@@ -76,17 +76,12 @@ func synth(args []string) error {
 	}
 	real := len(rows)
 	for i := 0; len(rows) < *n; i++ {
-		a, b := rows[i%real], rows[(i*7+3)%real]
+		// A new document per i: the first half of page a and the second
+		// half of page b, with b chosen per round so pairs do not repeat.
+		round := i / real
+		a, b := rows[i%real], rows[(i%real+1+round*37)%real]
 		pa, pb := strings.Split(a.Markdown, "\n\n"), strings.Split(b.Markdown, "\n\n")
-		var mix []string
-		for k := 0; k < max(len(pa), len(pb)); k++ {
-			if k < len(pa) {
-				mix = append(mix, pa[k])
-			}
-			if k < len(pb) && k%2 == 1 {
-				mix = append(mix, pb[k])
-			}
-		}
+		mix := append(append([]string(nil), pa[:(len(pa)+1)/2]...), pb[len(pb)/2:]...)
 		r := a
 		r.Markdown = strings.Join(mix, "\n\n")
 		r.MarkdownLength = int64(len(r.Markdown))

@@ -65,7 +65,7 @@ func newMarkdownCmd(streams IO) *cobra.Command {
 		Use:   "markdown",
 		Short: "Build Markdown datasets from WARC shards",
 	}
-	md.AddCommand(newExportCmd(streams))
+	md.AddCommand(newExportCmd(streams), newRefetchCmd(streams))
 	return md
 }
 
