@@ -318,11 +318,16 @@ func readDamaged(r io.Reader) outcome {
 			o.final = err
 			return o
 		}
-		resp, err := ReadHTTPResponse(rec.Body)
-		if err == nil {
-			_, err = io.Copy(io.Discard, resp.Body)
+		body := rec.Body
+		if rec.Type == "response" {
+			resp, err := ReadHTTPResponse(rec.Body)
+			if err != nil {
+				o.bodyErrs++
+				continue
+			}
+			body = resp.Body
 		}
-		if err != nil {
+		if _, err := io.Copy(io.Discard, body); err != nil {
 			o.bodyErrs++
 			continue
 		}
@@ -495,5 +500,56 @@ func TestBodyAfterNext(t *testing.T) {
 	}
 	if n, err := first.Body.Read(make([]byte, 10)); n != 0 || err == nil {
 		t.Errorf("stale Body read %d bytes, err %v", n, err)
+	}
+}
+
+// TestRandomDamage flips one byte inside a random member of a real shard,
+// many times. With a seekable source, only the damaged record may be lost;
+// without one, every record before it must still come back.
+func TestRandomDamage(t *testing.T) {
+	shared := sharedDir(t)
+	data, err := os.ReadFile(filepath.Join(shared, "corpus", "small.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := readAll(t, bytes.NewReader(data))
+	rng := uint64(1)
+	next := func(n int) int { // xorshift: deterministic, no math/rand seeding
+		rng ^= rng << 13
+		rng ^= rng >> 7
+		rng ^= rng << 17
+		return int(rng % uint64(n))
+	}
+	for trial := 0; trial < 40; trial++ {
+		k := next(len(ref))
+		pos := ref[k].offset + int64(next(int(ref[k].length)))
+		bad := append([]byte(nil), data...)
+		bad[pos] ^= byte(1 + next(255))
+		for _, seekable := range []bool{true, false} {
+			var r io.Reader = bytes.NewReader(bad)
+			if !seekable {
+				r = struct{ io.Reader }{r}
+			}
+			o := readDamaged(r)
+			if o.final != io.EOF {
+				t.Fatalf("trial %d (record %d, byte %d, seekable=%v): final error %v", trial, k, pos, seekable, o.final)
+			}
+			got := map[string]bool{}
+			for _, id := range o.ids {
+				got[id] = true
+			}
+			for i, s := range ref {
+				if i == k || (!seekable && i > k) {
+					continue
+				}
+				if !got[s.id] {
+					t.Errorf("trial %d (record %d, byte %d, seekable=%v): record %d lost; corrupt %v", trial, k, pos, seekable, i, o.corrupt)
+					break
+				}
+			}
+			if !got[ref[k].id] && len(o.corrupt) == 0 && o.bodyErrs == 0 {
+				t.Errorf("trial %d: record %d lost without an error", trial, k)
+			}
+		}
 	}
 }

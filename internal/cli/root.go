@@ -40,6 +40,7 @@ func NewRootCmd(streams IO) *cobra.Command {
 	markdown.AddCommand()
 	root.AddCommand(newLangCmd(streams))
 	root.AddCommand(newDedupCmd(streams))
+	root.AddCommand(newContentCmd(streams))
 	return root
 }
 
