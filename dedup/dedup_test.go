@@ -567,3 +567,29 @@ func TestSplitRowGroupAndNullPrints(t *testing.T) {
 		t.Run("workers="+strconv.Itoa(workers), func(t *testing.T) { check(t, rep, e) })
 	}
 }
+
+// FuzzRun feeds arbitrary bytes, seeded with real and truncated Parquet
+// files, as a .parquet file: Run must return a report or an error, never
+// panic.
+func FuzzRun(f *testing.F) {
+	dir := f.TempDir()
+	p := filepath.Join(dir, "seed.parquet")
+	writeParquet(f, p, asExport([]doc{{"a", "u", strings.Repeat("word ", 200)}, {"b", "v", ""}}))
+	seed, err := os.ReadFile(p)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	f.Add(append(append([]byte("PAR1"), seed[len(seed)/2:]...), "PAR1"...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := filepath.Join(t.TempDir(), "x.parquet")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(context.Background(), []string{p}, Options{Distance: 3, Workers: 2})
+		if err == nil && rep.Rows == 0 {
+			t.Fatal("report without rows and without error")
+		}
+	})
+}

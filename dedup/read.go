@@ -140,7 +140,11 @@ func readAll(ctx context.Context, files []string, workers int) (*rows, error) {
 		wg.Go(func() {
 			for u := range work {
 				o := open[u.file]
-				r, err := readRowGroup(o.pf.RowGroups()[u.rg], o.cols, seeds, split)
+				var r *rows
+				err := guard(func() (err error) {
+					r, err = readRowGroup(o.pf.RowGroups()[u.rg], o.cols, seeds, split)
+					return err
+				})
 				if err != nil {
 					fail(fmt.Errorf("dedup: %s: row group %d: %w", files[u.file], u.rg, err))
 					continue
@@ -185,7 +189,7 @@ func openFile(name string) (*os.File, *parquet.File, columns, error) {
 		f.Close()
 		return nil, nil, cols, fmt.Errorf("dedup: %w", err)
 	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := safeOpen(f, st.Size())
 	if err != nil {
 		f.Close()
 		return nil, nil, cols, fmt.Errorf("dedup: %s is not a readable Parquet file: %v", name, err)
@@ -223,58 +227,78 @@ func openFile(name string) (*os.File, *parquet.File, columns, error) {
 	return f, pf, cols, nil
 }
 
+// guard runs fn and turns a panic inside the Parquet decoder, which corrupt
+// pages can provoke, into an error instead of a crash.
+func guard(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("corrupt Parquet data: %v", p)
+		}
+	}()
+	return fn()
+}
+
+func safeOpen(f *os.File, size int64) (pf *parquet.File, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			pf, err = nil, fmt.Errorf("corrupt footer: %v", p)
+		}
+	}()
+	return parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+}
+
 func readRowGroup(rg parquet.RowGroup, cols columns, seeds [2]maphash.Seed, split int) (*rows, error) {
 	n := int(rg.NumRows())
-	r := &rows{
-		id:   make([]string, 0, n),
-		hash: make([]hash128, n),
-		fp:   make([]uint64, n),
-		size: make([]int64, n),
-	}
 	chunks := rg.ColumnChunks()
+	// The row count comes from the footer and is not trusted: arrays are
+	// sized by it only after the id column has really yielded n values.
+	r := &rows{}
+	if err := readIDs(chunks, cols, n, r); err != nil {
+		return nil, err
+	}
+	r.fp = make([]uint64, 0, n)
 	// needPrint[i]: row i has no stored simhash (no column, or null) and is
 	// fingerprinted from its Markdown below.
 	var needPrint []bool
 	if cols.simhash >= 0 {
-		k := 0
 		if err := readColumn(chunks[cols.simhash], func(v parquet.Value) {
-			if k < n {
-				if v.IsNull() {
-					if needPrint == nil {
-						needPrint = make([]bool, n)
-					}
-					needPrint[k] = true
-				} else {
-					r.fp[k] = uint64(v.Int64())
+			if v.IsNull() && len(r.fp) < n {
+				if needPrint == nil {
+					needPrint = make([]bool, n)
 				}
+				needPrint[len(r.fp)] = true
 			}
-			k++
+			r.fp = append(r.fp, uint64(v.Int64()))
 		}); err != nil {
 			return nil, fmt.Errorf("reading simhash: %w", err)
 		}
-		if k != n {
-			return nil, fmt.Errorf("simhash column holds %d values for %d rows", k, n)
+		if len(r.fp) != n {
+			return nil, fmt.Errorf("simhash column holds %d values for %d rows", len(r.fp), n)
 		}
 	} else {
+		r.fp = r.fp[:n]
 		needPrint = make([]bool, n)
 		for i := range needPrint {
 			needPrint[i] = true
 		}
 	}
+	r.hash = make([]hash128, n)
+	r.size = make([]int64, n)
 
 	// The Markdown column is most of the bytes and nearly all of the time
-	// (zstd): split it into page-aligned row ranges read concurrently, while
-	// another goroutine reads the ids.
+	// (zstd): split it into page-aligned row ranges read concurrently.
 	ranges := markdownRanges(chunks[cols.markdown], n, split)
 	var wg sync.WaitGroup
-	errs := make([]error, len(ranges)+1)
+	errs := make([]error, len(ranges))
 	computed := make([]int, len(ranges))
 	for k, rg := range ranges {
 		wg.Go(func() {
-			computed[k], errs[k] = readMarkdown(chunks[cols.markdown], rg[0], rg[1], r, needPrint, seeds)
+			errs[k] = guard(func() (err error) {
+				computed[k], err = readMarkdown(chunks[cols.markdown], rg[0], rg[1], r, needPrint, seeds)
+				return err
+			})
 		})
 	}
-	wg.Go(func() { errs[len(ranges)] = readIDs(chunks, cols, n, r) })
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
@@ -365,12 +389,15 @@ func readIDs(chunks []parquet.ColumnChunk, cols columns, n int, r *rows) error {
 	if idCol < 0 {
 		idCol = cols.url
 	}
+	r.id = make([]string, 0, min(n, 1<<16))
 	if err := readColumn(chunks[idCol], func(v parquet.Value) {
 		r.id = append(r.id, string(v.ByteArray()))
 	}); err != nil {
 		return fmt.Errorf("reading doc_id: %w", err)
 	}
 	switch {
+	case len(r.id) != n:
+		return fmt.Errorf("id column holds %d values for %d rows", len(r.id), n)
 	case cols.id >= 0 && cols.url >= 0:
 		r.url = make([]string, 0, n)
 		if err := readColumn(chunks[cols.url], func(v parquet.Value) {

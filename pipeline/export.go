@@ -85,8 +85,9 @@ type docJob struct {
 // same bytes.
 func ExportShard(ctx context.Context, cfg *ExportConfig, pool *Pool, workers int, in io.Reader, sh Shard) ShardResult {
 	res := ShardResult{Shard: sh}
-	counted := &countingReader{r: in}
-	rd, err := warc.NewReader(counted)
+	// The reader gets the file itself: on a seekable input it recovers from
+	// damage by seeking back, losing only the broken record.
+	rd, err := warc.NewReader(in)
 	if err != nil {
 		res.Err = fmt.Errorf("%s: %w", sh.Name, err)
 		res.Status = StatusFailed
@@ -207,7 +208,7 @@ func ExportShard(ctx context.Context, cfg *ExportConfig, pool *Pool, workers int
 	ws.ParquetBytes = size
 	ws.WriteSecs = writeTime.Seconds()
 	ws.Add(readStats)
-	ws.WARCBytes = counted.n
+	ws.WARCBytes = rd.InputOffset()
 	res.Stats = ws
 	res.Path = path
 	res.Status = StatusOK
@@ -273,7 +274,7 @@ func readShard(ctx context.Context, cfg *ExportConfig, pool *Pool, rd *warc.Read
 		}
 		resp, err := warc.ReadHTTPResponse(rec.Body)
 		if err != nil {
-			st.skip(SkipCorrupt)
+			countDamage(st, err)
 			continue
 		}
 		if resp.Status != 200 {
@@ -299,7 +300,7 @@ func readShard(ctx context.Context, cfg *ExportConfig, pool *Pool, rd *warc.Read
 		}
 		body, cut, err := readCapped(resp.Body, cfg.MaxRecordBytes, rec.Header.Get("Content-Length"))
 		if err != nil {
-			st.skip(SkipCorrupt)
+			countDamage(st, err)
 			continue
 		}
 		if cut {
@@ -325,6 +326,16 @@ func readShard(ctx context.Context, cfg *ExportConfig, pool *Pool, rd *warc.Read
 		}
 		ordered <- j
 		pool.Submit(func() { convert(cfg, j); close(j.done) })
+	}
+}
+
+// countDamage counts a record that failed while its block was read. A
+// damaged record (*warc.CorruptError) is reported again by the next Next,
+// which counts it; only other failures (a malformed HTTP head) count here.
+func countDamage(st *ShardStats, err error) {
+	var ce *warc.CorruptError
+	if !errors.As(err, &ce) {
+		st.skip(SkipCorrupt)
 	}
 }
 
@@ -427,15 +438,4 @@ func warcinfoCrawl(block io.Reader) string {
 		}
 	}
 	return ""
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }

@@ -50,14 +50,11 @@ type refetchJob struct {
 func RefetchShard(ctx context.Context, cfg *RefetchConfig, pool *Pool, in io.Reader, sh Shard) ShardResult {
 	res := ShardResult{Shard: sh}
 	var st ShardStats
-	counted := &countingReader{r: in}
-
 	// Phase "extract": the URL list. Only URLs are held (tens of bytes a
 	// record), never pages.
 	t0 := time.Now()
-	targets, crawl, listErr := listTargets(counted, cfg, sh, &st)
+	targets, crawl, listErr := listTargets(in, cfg, sh, &st)
 	st.ExtractSecs = time.Since(t0).Seconds()
-	st.WARCBytes = counted.n
 	res.Crawl = crawl
 	if listErr != nil && len(targets) == 0 {
 		res.Err, res.Status, res.Stats = fmt.Errorf("%s: %w", sh.Name, listErr), StatusFailed, st
@@ -273,6 +270,7 @@ func listTargets(in io.Reader, cfg *RefetchConfig, sh Shard, st *ShardStats) ([]
 	var out []target
 	seen := map[string]bool{}
 	fromInfo := ""
+	defer func() { st.WARCBytes = rd.InputOffset() }()
 	for {
 		rec, err := rd.Next()
 		if err == io.EOF {

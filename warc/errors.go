@@ -24,8 +24,6 @@ func (e *CorruptError) Error() string {
 
 func (e *CorruptError) Unwrap() error { return e.Err }
 
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
-
 func truncatedAt(off int64) error {
 	return fmt.Errorf("warc: record at offset %d is %w: the file ends inside it (partial download?)", off, ErrTruncated)
 }

@@ -151,6 +151,11 @@ func (rd *Reader) probeMember(n int) []byte {
 	return buf[:k]
 }
 
+// InputOffset is how many bytes of the input the reader has consumed
+// (decoded or skipped), for progress reporting without wrapping the input;
+// a wrapper would hide io.Seeker, which resynchronisation uses.
+func (rd *Reader) InputOffset() int64 { return rd.rawPos() }
+
 func (rd *Reader) rawPos() int64 { return rd.cnt.n - int64(rd.raw.Buffered()) }
 
 func (rd *Reader) decPos() int64 {

@@ -501,6 +501,12 @@ func TestBodyAfterNext(t *testing.T) {
 	if n, err := first.Body.Read(make([]byte, 10)); n != 0 || err == nil {
 		t.Errorf("stale Body read %d bytes, err %v", n, err)
 	}
+	if _, err := rd.Next(); err != io.EOF {
+		t.Fatalf("Next = %v, want io.EOF", err)
+	}
+	if got := rd.InputOffset(); got != int64(len(fx.data)) {
+		t.Errorf("InputOffset %d at the end, file has %d bytes", got, len(fx.data))
+	}
 }
 
 // TestRandomDamage flips one byte inside a random member of a real shard,

@@ -1,6 +1,7 @@
 package warc
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -128,7 +129,7 @@ func parseHeader(s string) (version string, h Header, clen int64, err error) {
 	line, rest, _ := strings.Cut(s, "\n")
 	version = strings.TrimRight(line, "\r")
 	if !strings.HasPrefix(version, "WARC/") {
-		return "", nil, 0, errorf("expected a WARC/1.x version line, found %q", clip(version))
+		return "", nil, 0, fmt.Errorf("expected a WARC/1.x version line, found %q", clip(version))
 	}
 	h = make(Header, 0, 16)
 	for rest != "" {
@@ -151,11 +152,11 @@ func parseHeader(s string) (version string, h Header, clen int64, err error) {
 	}
 	cl := h.Get("Content-Length")
 	if cl == "" {
-		return "", nil, 0, errorf("missing Content-Length")
+		return "", nil, 0, fmt.Errorf("missing Content-Length")
 	}
 	clen, perr := strconv.ParseInt(cl, 10, 64)
 	if perr != nil || clen < 0 {
-		return "", nil, 0, errorf("bad Content-Length %q", clip(cl))
+		return "", nil, 0, fmt.Errorf("bad Content-Length %q", clip(cl))
 	}
 	return version, h, clen, nil
 }

@@ -16,8 +16,19 @@ var (
 	deps map[string]string
 )
 
-// Module returns the version of a dependency module from the build info, or
-// "unknown" when the binary carries none (e.g. some test binaries).
+// pinned repeats go.mod's versions of the modules whose names end up in
+// dataset rows. Test binaries carry no dependency build info, and a test
+// must write the same bytes as the binary; TestPinnedMatchesGoMod keeps this
+// list equal to go.mod.
+var pinned = map[string]string{
+	"github.com/markusmobius/go-trafilatura":          "v1.12.2",
+	"codeberg.org/readeck/go-readability/v2":          "v2.1.3",
+	"github.com/JohannesKaufmann/html-to-markdown/v2": "v2.5.2",
+	"github.com/parquet-go/parquet-go":                "v0.32.0",
+}
+
+// Module returns the version of a dependency module from the build info
+// (falling back to the pinned list), or "unknown".
 func Module(path string) string {
 	once.Do(func() {
 		deps = map[string]string{}
@@ -32,6 +43,9 @@ func Module(path string) string {
 		}
 	})
 	if v, ok := deps[path]; ok && v != "" {
+		return v
+	}
+	if v, ok := pinned[path]; ok {
 		return v
 	}
 	return "unknown"
