@@ -122,7 +122,7 @@ func TestNewUnknown(t *testing.T) {
 func TestRelativeLinks(t *testing.T) {
 	body := readFixture(t, "article.html")
 	for _, engine := range []string{"trafilatura", "readability", "raw"} {
-		md, err := mustNew(t, engine).Extract(Page{URL: articleURL, Body: body})
+		md, err := mustNew(t, engine, Links(true)).Extract(Page{URL: articleURL, Body: body})
 		if err != nil {
 			t.Fatal(engine, err)
 		}
@@ -137,7 +137,7 @@ func TestRelativeLinks(t *testing.T) {
 	}
 	// A <base href> takes precedence over the page URL.
 	based := strings.Replace(string(body), "<head>", `<head><base href="https://cdn.example.net/mirror/">`, 1)
-	md, err := mustNew(t, "trafilatura").Extract(Page{URL: articleURL, Body: []byte(based)})
+	md, err := mustNew(t, "trafilatura", Links(true)).Extract(Page{URL: articleURL, Body: []byte(based)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,4 +139,3 @@ func findBase(n *html.Node) string {
 	}
 	return ""
 }
-
