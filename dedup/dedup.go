@@ -1,10 +1,17 @@
 // Package dedup reports exact and near duplicates across ccrawl Parquet
 // datasets: rows whose Markdown is byte-identical, and rows whose simhash
 // fingerprints (package simhash) are within a Hamming distance, clustered
-// transitively. It reads only the doc_id (or url), markdown and simhash
-// columns, by name, so it works on every ccrawl schema, including files
-// written before the simhash column existed (those rows are fingerprinted
-// while reading).
+// transitively. It reads only the doc_id, url, markdown and simhash columns,
+// by name (url stands in for a missing doc_id and names cluster members in
+// the report), so it works on every ccrawl schema, including files written
+// before the simhash column existed (those rows are fingerprinted while
+// reading).
+//
+// Clusters span all inputs, and the row kept from each is the first in file
+// order (arguments in the order given, directories walked lexically, rows in
+// file order), never the first one read, so parallel reading cannot change
+// the answer. Near pairs are found with an index that is exact by
+// construction (see near.go), not a sampled LSH.
 //
 // It deliberately never rewrites its input: it reports, and writes the list
 // of doc_ids that deduplication would remove, so the caller decides what to

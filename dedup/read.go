@@ -87,77 +87,40 @@ type columns struct {
 	id, url, markdown, simhash int
 }
 
-type unit struct {
-	file, rg int
-}
-
-// readAll reads the projected columns of every file, row groups in parallel
-// on at most workers goroutines, and concatenates them in file order.
+// readAll reads the projected columns of every file on at most workers
+// goroutines, one file each (so open descriptors stay bounded however many
+// shards a directory holds), and concatenates them in file order. When
+// there are fewer files than workers, each row group's Markdown column is
+// read in page-aligned slices in parallel instead.
 func readAll(ctx context.Context, files []string, workers int) (*rows, error) {
 	seeds := [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-	type opened struct {
-		f    *os.File
-		pf   *parquet.File
-		cols columns
-	}
-	open := make([]opened, len(files))
-	defer func() {
-		for _, o := range open {
-			if o.f != nil {
-				o.f.Close()
-			}
-		}
-	}()
-	var units []unit
-	parts := make([][]*rows, len(files))
-	for i, name := range files {
-		f, pf, cols, err := openFile(name)
-		if err != nil {
-			return nil, err
-		}
-		open[i] = opened{f, pf, cols}
-		parts[i] = make([]*rows, len(pf.RowGroups()))
-		for rg := range pf.RowGroups() {
-			units = append(units, unit{i, rg})
-		}
-	}
-
-	// With fewer row groups than workers (one shard written as one row
-	// group is common), each row group's Markdown is read in slices.
-	split := max(1, workers/max(len(units), 1))
+	split := max(1, workers/len(files))
+	parts := make([]*rows, len(files))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	work := make(chan unit)
+	work := make(chan int)
 	var (
 		wg       sync.WaitGroup
 		errOnce  sync.Once
 		firstErr error
 	)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err; cancel() })
-	}
-	for range max(1, min(workers, len(units))) {
+	for range max(1, min(workers, len(files))) {
 		wg.Go(func() {
-			for u := range work {
-				o := open[u.file]
-				var r *rows
-				err := guard(func() (err error) {
-					r, err = readRowGroup(o.pf.RowGroups()[u.rg], o.cols, seeds, split)
-					return err
-				})
+			for i := range work {
+				r, err := readFile(ctx, files[i], seeds, split)
 				if err != nil {
-					fail(fmt.Errorf("dedup: %s: row group %d: %w", files[u.file], u.rg, err))
+					errOnce.Do(func() { firstErr = err; cancel() })
 					continue
 				}
-				parts[u.file][u.rg] = r
+				parts[i] = r
 			}
 		})
 	}
-	for _, u := range units {
+	for i := range files {
 		if ctx.Err() != nil {
 			break
 		}
-		work <- u
+		work <- i
 	}
 	close(work)
 	wg.Wait()
@@ -167,11 +130,39 @@ func readAll(ctx context.Context, files []string, workers int) (*rows, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if len(parts) == 1 {
+		return parts[0], nil
+	}
 	all := &rows{}
-	for _, p := range parts {
-		for _, r := range p {
-			all.append(r)
+	for _, r := range parts {
+		all.append(r)
+	}
+	return all, nil
+}
+
+func readFile(ctx context.Context, name string, seeds [2]maphash.Seed, split int) (*rows, error) {
+	f, pf, cols, err := openFile(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	all := &rows{}
+	for k, rg := range pf.RowGroups() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
+		var r *rows
+		err := guard(func() (err error) {
+			r, err = readRowGroup(rg, cols, seeds, split)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("dedup: %s: row group %d: %w", name, k, err)
+		}
+		if len(pf.RowGroups()) == 1 {
+			return r, nil
+		}
+		all.append(r)
 	}
 	return all, nil
 }
@@ -192,7 +183,7 @@ func openFile(name string) (*os.File, *parquet.File, columns, error) {
 	pf, err := safeOpen(f, st.Size())
 	if err != nil {
 		f.Close()
-		return nil, nil, cols, fmt.Errorf("dedup: %s is not a readable Parquet file: %v", name, err)
+		return nil, nil, cols, fmt.Errorf("dedup: %s is not a readable Parquet file (%v); pass the .parquet files of an export or their directory", name, err)
 	}
 	schema := pf.Schema()
 	find := func(col string, kind parquet.Kind) (int, error) {

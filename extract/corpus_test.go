@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -294,6 +295,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 	for _, p := range m {
 		pages = append(pages, p.Page)
 	}
+	sort.Slice(pages, func(i, j int) bool { return pages[i].URL < pages[j].URL })
 	for _, engine := range Names() {
 		b.Run(engine, func(b *testing.B) {
 			e := mustNew(b, engine)

@@ -313,3 +313,18 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+func TestTidy(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a  \nb\t\n", "a\nb"},
+		{"a\n\n\n\nb", "a\n\nb"},
+		{"\n\n# h\n\ntext \u00a0\n", "# h\n\ntext"},
+		{"```\ncode  \n\n\n\nmore \n```\nafter  ", "```\ncode  \n\n\n\nmore \n```\nafter"},
+		{"~~~go\nx \n~~~\n\n\n\ny", "~~~go\nx \n~~~\n\ny"},
+	}
+	for _, tt := range tests {
+		if got := tidy(tt.in); got != tt.want {
+			t.Errorf("tidy(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -49,14 +49,25 @@ func render(n *html.Node) (string, error) {
 	return s, nil
 }
 
-// tidy trims trailing white space of every line (the renderer writes hard
-// breaks as a backslash, so no meaning is lost) and collapses the runs of
-// blank lines left where comments were removed.
+// tidy trims trailing white space of every line outside fenced code (the
+// renderer writes no hard breaks, so no meaning is lost) and collapses the
+// runs of blank lines left where comments were removed.
 func tidy(s string) string {
 	lines := strings.Split(s, "\n")
 	out := lines[:0]
 	blank := 0
+	fence := ""
 	for _, l := range lines {
+		if t := strings.TrimLeft(l, " "); fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+			fence = t[:3]
+		} else if fence != "" {
+			if strings.HasPrefix(t, fence) && strings.TrimSpace(strings.Trim(t, fence[:1])) == "" {
+				fence = ""
+			}
+			out = append(out, l)
+			blank = 0
+			continue
+		}
 		l = strings.TrimRight(l, " \t\r\u00a0")
 		if l == "" {
 			blank++

@@ -2,6 +2,8 @@ package extract
 
 import (
 	"bytes"
+	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,9 +20,20 @@ import (
 // its content node. Comparing the content's text with the page's own spacing
 // restores exactly the separations the page had and adds none it did not,
 // so the repair cannot invent or split words.
+//
+// The same alignment gives links back: go-trafilatura's content selection is
+// better without its link handling (see Links), so links are taken from the
+// page's <a href> spans over the aligned text instead.
 type pageText struct {
-	sq  []byte // non-space bytes of the page text, in document order
-	sep []bool // sep[i]: the page had a separation right before sq[i]
+	sq    []byte     // non-space bytes of the page text, in document order
+	sep   []bool     // sep[i]: the page had a separation right before sq[i]
+	links []linkSpan // the page's links over sq, ordered by start
+}
+
+// linkSpan is an <a href> of the page covering sq[start:end].
+type linkSpan struct {
+	start, end int
+	href       string
 }
 
 func newPageText(doc *html.Node) *pageText {
@@ -54,15 +67,38 @@ func newPageText(doc *html.Node) *pageText {
 				pending = true
 			}
 		}
+		start := len(p.sq)
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
 		}
-		if n.Type == html.ElementNode && !isInline(n.Data) {
-			pending = true
+		if n.Type == html.ElementNode {
+			if !isInline(n.Data) {
+				pending = true
+			} else if n.Data == "a" && len(p.sq) > start {
+				if href := linkTarget(n); href != "" {
+					p.links = append(p.links, linkSpan{start, len(p.sq), href})
+				}
+			}
 		}
 	}
 	walk(doc)
 	return p
+}
+
+// linkTarget is the href worth keeping in a dataset: not empty, not an
+// in-page anchor, not script.
+func linkTarget(a *html.Node) string {
+	for _, at := range a.Attr {
+		if at.Key != "href" {
+			continue
+		}
+		v := strings.TrimSpace(at.Val)
+		if v == "" || strings.HasPrefix(v, "#") || strings.HasPrefix(strings.ToLower(v), "javascript:") {
+			return ""
+		}
+		return v
+	}
+	return ""
 }
 
 // find locates the squeezed text s at or after from, else anywhere.
@@ -75,8 +111,14 @@ func (p *pageText) find(s []byte, from int) int {
 	return bytes.Index(p.sq, s)
 }
 
-// respace restores the page's spacing in the text nodes of content, in place.
-func (p *pageText) respace(content *html.Node) {
+// respace restores the page's spacing in the text nodes of content, in place,
+// and with withLinks also the page's links around the text they covered.
+func (p *pageText) respace(content *html.Node, withLinks bool) {
+	type located struct {
+		n *html.Node
+		m int
+	}
+	var linkable []located
 	var (
 		cursor  int
 		prev    *html.Node // previous text node in the same block, if any
@@ -99,6 +141,10 @@ func (p *pageText) respace(content *html.Node) {
 			if m >= 0 {
 				n.Data = p.restore(n.Data, m, had)
 				cursor = m + len(squeeze)
+				// Very short texts are located ambiguously; do not link them.
+				if withLinks && len(squeeze) >= 3 && !inside(n, "a", "code", "kbd", "samp", "tt") {
+					linkable = append(linkable, located{n, m})
+				}
 			}
 			if prev != nil && glued(prev.Data, n.Data) {
 				// A boundary between two text nodes: separate them when the
@@ -139,6 +185,78 @@ func (p *pageText) respace(content *html.Node) {
 		}
 	}
 	walk(content)
+	// Linking splits text nodes, so it runs after the walk.
+	for _, l := range linkable {
+		p.link(l.n, l.m)
+	}
+}
+
+// link wraps the parts of text node n (located at sq[m:]) that the page had
+// inside links in <a href> elements.
+func (p *pageText) link(n *html.Node, m int) {
+	// The text's squeezed length, and the byte offset in n.Data where each
+	// squeezed byte's rune starts (plus the end).
+	var offs []int
+	for i := 0; i < len(n.Data); {
+		r, size := utf8.DecodeRuneInString(n.Data[i:])
+		if !unicode.IsSpace(r) {
+			for k := 0; k < size; k++ {
+				offs = append(offs, i)
+			}
+		}
+		i += size
+	}
+	end := m + len(offs)
+	offs = append(offs, len(n.Data))
+	// First link ending after m: links are ordered and do not overlap.
+	i := sort.Search(len(p.links), func(i int) bool { return p.links[i].end > m })
+	type cut struct {
+		from, to int
+		href     string
+	}
+	var cuts []cut
+	for ; i < len(p.links) && p.links[i].start < end; i++ {
+		l := p.links[i]
+		a, b := max(l.start, m)-m, min(l.end, end)-m
+		from, to := offs[a], offs[b]
+		if b < len(offs)-1 && offs[b] == offs[b-1] {
+			to = offs[b] // b falls inside a rune: cannot happen for UTF-8 aligned spans
+		}
+		cuts = append(cuts, cut{from, to, l.href})
+	}
+	if len(cuts) == 0 {
+		return
+	}
+	parent, next := n.Parent, n.NextSibling
+	if parent == nil {
+		return
+	}
+	data := n.Data
+	parent.RemoveChild(n)
+	add := func(node *html.Node) { parent.InsertBefore(node, next) }
+	pos := 0
+	for _, c := range cuts {
+		if c.from > pos {
+			add(&html.Node{Type: html.TextNode, Data: data[pos:c.from]})
+		}
+		a := &html.Node{Type: html.ElementNode, Data: "a", Attr: []html.Attribute{{Key: "href", Val: c.href}}}
+		a.AppendChild(&html.Node{Type: html.TextNode, Data: data[c.from:c.to]})
+		add(a)
+		pos = c.to
+	}
+	if pos < len(data) {
+		add(&html.Node{Type: html.TextNode, Data: data[pos:]})
+	}
+}
+
+// inside reports whether n has an ancestor element with one of the tags.
+func inside(n *html.Node, tags ...string) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && slices.Contains(tags, p.Data) {
+			return true
+		}
+	}
+	return false
 }
 
 // separate puts a space between text nodes prev and cur, outside any inline

@@ -95,7 +95,11 @@ func Fingerprint(markdown string) uint64 {
 					emit(cur)
 					inTok = false
 				}
-				i = skipMarkup(s, i)
+				if c == ']' || c == '<' {
+					i = skipMarkup(s, i)
+				} else {
+					i++
+				}
 				continue
 			}
 			if !inTok {
@@ -177,7 +181,7 @@ func isCJK(r rune) bool {
 		r >= 0x20000 && r < 0x323b0 // CJK extensions B..H
 }
 
-// skipMarkup is called on an ASCII non-token byte at i and returns where
+// skipMarkup is called on ']' or '<' at i and returns where
 // tokenising resumes: past a link target `](...)` or an autolink `<x:...>`,
 // otherwise just past the byte.
 func skipMarkup(s string, i int) int {

@@ -55,6 +55,7 @@ best_of() {
 echo "timing ccrawl dedup ($runs runs)..." >&2
 "$work/ccrawl" dedup "$file" >&2
 read -r cc_wall cc_user cc_rss < <(best_of "$work/ccrawl" dedup --top 0 "$file")
+read -r cc_inproc _ < <("$work/dedupbench" run -runs "$runs" "$file")
 
 query="SELECT count(*), sum(length(doc_id)), sum(length(markdown)), sum(simhash::HUGEINT) FROM read_parquet('$file')"
 duck="skipped"
@@ -100,6 +101,7 @@ read -r n_wall n_user n_rss <<<"$near_line"
 echo
 echo "file: $rows rows, $size_mb MB ($file)"
 printf '%-34s %s\n' "ccrawl dedup (whole report)" "$cc_wall s wall, $cc_user s CPU, max RSS $((cc_rss / 1024)) MB (process incl. start-up, best of $runs)"
+printf '%-34s %s\n' "dedup.Run in-process" "$cc_inproc s wall (query only, warm, best of $runs)"
 printf '%-34s %s\n' "DuckDB scan of the 3 columns" "$duck"
 printf '%-34s %s\n' "near pass, $near_rows prints, d=3" "$n_wall s wall, $n_user s CPU, max RSS $((n_rss / 1024)) MB"
 cat "$work/near.out"

@@ -26,6 +26,9 @@ type langDetectOptions struct {
 // maxLine bounds one input line; extracted pages can be one long line.
 const maxLine = 64 << 20
 
+// wholeLimit is how much of each file --whole reads.
+const wholeLimit = 1 << 20
+
 func newLangCmd(streams IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lang",
@@ -55,7 +58,7 @@ input order.`,
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&opts.Whole, "whole", false, "identify each input file as a whole instead of line by line")
+	f.BoolVar(&opts.Whole, "whole", false, "identify each input file as a whole (its first MiB) instead of line by line")
 	f.BoolVar(&opts.Markdown, "markdown", false, "treat input as Markdown: drop link targets, URLs and markup before judging")
 	f.StringVarP(&opts.Output, "output", "o", "tsv", "output format: tsv or jsonl")
 	f.Float64Var(&opts.MinConfidence, "min-confidence", 0, "print an empty language when confidence is below this (0..1)")
@@ -107,7 +110,9 @@ func detectInput(ctx context.Context, opts langDetectOptions, streams IO, name s
 		return usagef("no input: pass a FILE or pipe text to standard input")
 	}
 	if opts.Whole {
-		b, err := io.ReadAll(r)
+		// The identifier looks at the first few KB at most; a bound here
+		// keeps a huge file from being read whole for nothing.
+		b, err := io.ReadAll(io.LimitReader(r, wholeLimit))
 		if err != nil {
 			return fmt.Errorf("read %s: %w", name, err)
 		}
