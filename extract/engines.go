@@ -83,7 +83,8 @@ func (e trafilaturaEngine) Extract(p Page) (md string, err error) {
 	opts := gt.Options{
 		OriginalURL:     base,
 		ExcludeComments: true,
-		IncludeLinks:    e.links,
+		// Links come back from the page (pageText.link), not from
+		// go-trafilatura, whose extraction is worse with IncludeLinks.
 		HtmlDateMode:    gt.Disabled, // a dataset row has no date column from here
 	}
 	if e.fallback {
@@ -101,7 +102,7 @@ func (e trafilaturaEngine) Extract(p Page) (md string, err error) {
 	if err != nil || res == nil || res.ContentNode == nil {
 		return "", ErrEmpty
 	}
-	text.respace(res.ContentNode)
+	text.respace(res.ContentNode, e.links)
 	return render(res.ContentNode)
 }
 

@@ -68,10 +68,10 @@ type Option func(*config)
 func Fallback(on bool) Option { return func(c *config) { c.fallback = on } }
 
 // Links sets whether the trafilatura engine keeps links as Markdown links
-// (default false). go-trafilatura's content selection changes when it keeps
-// links; on its benchmark that costs 0.0016 F (0.9086 against 0.9102), which
-// takes the default below the 0.91 target, so link text is kept as plain
-// text unless asked for. The other engines always keep links.
+// (default true). They are restored from the page around the extracted
+// text: go-trafilatura's own IncludeLinks changes its content selection,
+// which cost 0.0016 F on its benchmark (0.9086 against 0.9102). The other
+// engines always keep links.
 func Links(on bool) Option { return func(c *config) { c.links = on } }
 
 // Default is the engine used when none is named.
@@ -98,7 +98,7 @@ func New(name string, opts ...Option) (Extractor, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown extractor %q (want one of %s)", name, strings.Join(Names(), ", "))
 	}
-	c := config{fallback: true}
+	c := config{fallback: true, links: true}
 	for _, o := range opts {
 		o(&c)
 	}

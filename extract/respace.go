@@ -194,20 +194,19 @@ func (p *pageText) respace(content *html.Node, withLinks bool) {
 // link wraps the parts of text node n (located at sq[m:]) that the page had
 // inside links in <a href> elements.
 func (p *pageText) link(n *html.Node, m int) {
-	// The text's squeezed length, and the byte offset in n.Data where each
-	// squeezed byte's rune starts (plus the end).
-	var offs []int
+	// For every squeezed byte, where its rune starts and ends in n.Data.
+	var starts, ends []int
 	for i := 0; i < len(n.Data); {
 		r, size := utf8.DecodeRuneInString(n.Data[i:])
 		if !unicode.IsSpace(r) {
 			for k := 0; k < size; k++ {
-				offs = append(offs, i)
+				starts = append(starts, i)
+				ends = append(ends, i+size)
 			}
 		}
 		i += size
 	}
-	end := m + len(offs)
-	offs = append(offs, len(n.Data))
+	end := m + len(starts)
 	// First link ending after m: links are ordered and do not overlap.
 	i := sort.Search(len(p.links), func(i int) bool { return p.links[i].end > m })
 	type cut struct {
@@ -218,11 +217,7 @@ func (p *pageText) link(n *html.Node, m int) {
 	for ; i < len(p.links) && p.links[i].start < end; i++ {
 		l := p.links[i]
 		a, b := max(l.start, m)-m, min(l.end, end)-m
-		from, to := offs[a], offs[b]
-		if b < len(offs)-1 && offs[b] == offs[b-1] {
-			to = offs[b] // b falls inside a rune: cannot happen for UTF-8 aligned spans
-		}
-		cuts = append(cuts, cut{from, to, l.href})
+		cuts = append(cuts, cut{starts[a], ends[b-1], l.href})
 	}
 	if len(cuts) == 0 {
 		return

@@ -34,13 +34,19 @@ func TestRespace(t *testing.T) {
 			`<p>30. AuflageTabellen-</p>`, "30\\. Auflage Tabellen-"},
 		{"dropped text between nodes", `<p>Read <a>this</a><span class=ad>AD</span>now</p>`,
 			`<p>Read<a>this</a>now</p>`, "Read [this]() now"},
+		{"link restored from the page", `<p>See the <a href="https://e.com/g">pegboard guide</a> first.</p>`,
+			`<p>See the pegboard guide first.</p>`, "See the [pegboard guide](https://e.com/g) first."},
+		{"link over two text nodes", `<p>Buy <a href="/s">hooks <b>and</b> pegs</a> here</p>`,
+			`<p>Buy hooks <b>and</b> pegs here</p>`, "Buy [hooks](/s) [**and**](/s) [pegs](/s) here"},
+		{"anchors and scripts are no links", `<p><a href="#top">Back to top</a> or <a href="javascript:x()">run this</a></p>`,
+			`<p>Back to top or run this</p>`, "Back to top or run this"},
 		{"code block untouched", "<pre>a  b</pre>", "<pre>a  b</pre>", "```\na  b\n```"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pt := newPageText(mustParse(t, tt.page))
 			content := mustParse(t, tt.content)
-			pt.respace(content)
+			pt.respace(content, true)
 			got, err := render(content)
 			if err != nil {
 				t.Fatal(err)

@@ -54,7 +54,7 @@ func run() error {
 	out := flag.String("out", filepath.Join(os.TempDir(), "extractcmp", "out.jsonl"), "JSONL output of our Markdown")
 	engine := flag.String("engine", extract.Default, "our engine")
 	fallback := flag.Bool("fallback", true, "trafilatura engine: readability fallback (package default: true)")
-	links := flag.Bool("links", false, "trafilatura engine: keep links (package default: false)")
+	links := flag.Bool("links", true, "trafilatura engine: keep links (package default: true)")
 	limit := flag.Int("limit", 0, "only the first N pages")
 	seed := flag.Uint64("seed", 1, "seed of the per-page order")
 	noPlain := flag.Bool("no-plain", false, "skip the plain go-trafilatura baseline")
