@@ -28,6 +28,8 @@ type pageText struct {
 	sq    []byte     // non-space bytes of the page text, in document order
 	sep   []bool     // sep[i]: the page had a separation right before sq[i]
 	links []linkSpan // the page's links over sq, ordered by start
+	// budget is how many more bytes of sq find may scan.
+	budget int
 }
 
 // linkSpan is an <a href> of the page covering sq[start:end].
@@ -82,6 +84,7 @@ func newPageText(doc *html.Node) *pageText {
 		}
 	}
 	walk(doc)
+	p.budget = 8*len(p.sq) + 1<<16
 	return p
 }
 
@@ -102,12 +105,21 @@ func linkTarget(a *html.Node) string {
 }
 
 // find locates the squeezed text s at or after from, else anywhere.
+// Content mostly follows page order, so a search rarely scans far; the
+// budget (a few passes over the page) keeps a page whose content cannot be
+// located from costing len(content nodes) x len(page).
 func (p *pageText) find(s []byte, from int) int {
+	if p.budget <= 0 {
+		return -1
+	}
 	if from < len(p.sq) {
 		if i := bytes.Index(p.sq[from:], s); i >= 0 {
+			p.budget -= i + len(s)
 			return from + i
 		}
+		p.budget -= len(p.sq) - from
 	}
+	p.budget -= len(p.sq)
 	return bytes.Index(p.sq, s)
 }
 
