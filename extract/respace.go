@@ -84,7 +84,7 @@ func newPageText(doc *html.Node) *pageText {
 		}
 	}
 	walk(doc)
-	p.budget = 8*len(p.sq) + 1<<16
+	p.budget = 64*len(p.sq) + 1<<20
 	return p
 }
 
@@ -106,7 +106,7 @@ func linkTarget(a *html.Node) string {
 
 // find locates the squeezed text s at or after from, else anywhere.
 // Content mostly follows page order, so a search rarely scans far; the
-// budget (a few passes over the page) keeps a page whose content cannot be
+// budget (64 passes over the page) keeps a page whose content cannot be
 // located from costing len(content nodes) x len(page).
 func (p *pageText) find(s []byte, from int) int {
 	if p.budget <= 0 {

@@ -91,10 +91,10 @@ func RefetchShard(ctx context.Context, cfg *RefetchConfig, pool *Pool, in io.Rea
 
 	// Phase "fetch" + "convert": a bounded window of URLs in flight, results
 	// written in shard order.
-	window := cfg.Fetcher.Options().Workers * 2
-	if window < 8 {
-		window = 8
-	}
+	// Results beyond the fetch workers wait here for the writer; a small
+	// margin keeps a slow head-of-line URL from stalling the pool without
+	// letting finished pages pile up.
+	window := cfg.Fetcher.Options().Workers + 256
 	fctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan fetch.Job)
