@@ -281,8 +281,7 @@ func readShard(ctx context.Context, cfg *ExportConfig, pool *Pool, rd *warc.Read
 			st.skip(SkipNon200)
 			continue
 		}
-		ctype := resp.ContentType()
-		if !isHTML(ctype) && !isHTML(rec.Header.Get("WARC-Identified-Payload-Type")) {
+		if !isHTML(resp.ContentType()) && !isHTML(rec.Header.Get("WARC-Identified-Payload-Type")) {
 			st.skip(SkipNonHTML)
 			continue
 		}
@@ -319,7 +318,7 @@ func readShard(ctx context.Context, cfg *ExportConfig, pool *Pool, rd *warc.Read
 			url:      rec.Header.Get("WARC-Target-URI"),
 			recordID: rec.Header.Get("WARC-Record-ID"),
 			date:     crawlDate(rec.Header.Get("WARC-Date")),
-			ctype:    ctype,
+			ctype:    resp.Header.Get("Content-Type"), // with its charset parameter, for decoding
 			body:     body,
 			htmlLen:  int64(len(body)),
 			done:     make(chan struct{}),
