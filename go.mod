@@ -64,3 +64,7 @@ require (
 	golang.org/x/sys v0.50.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+// go-trafilatura with one opt-in patch (Options.SkipMetadata): see
+// third_party/go-trafilatura/PATCH.md for the change and the measurement.
+replace github.com/markusmobius/go-trafilatura => ./third_party/go-trafilatura

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/open-markdown/ccrawl/internal/version"
 	"github.com/open-markdown/ccrawl/warc"
 )
 
@@ -186,11 +187,16 @@ func TestCorpusCharsets(t *testing.T) {
 // trafilaturaPages returns the directory of the go-trafilatura module, whose
 // test pages are the corpus generator's sources.
 func trafilaturaPages(t *testing.T) string {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", trafilaturaModule).Output()
-	dir := strings.TrimSpace(string(out))
-	if err != nil || dir == "" {
+	// The pristine module (go.mod replaces the library's Go sources with a
+	// patched copy that has no test files).
+	cmd := exec.Command("go", "mod", "download", "-json", trafilaturaModule+"@"+version.Module(trafilaturaModule))
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, err := cmd.Output()
+	var mod struct{ Dir string }
+	if err != nil || json.Unmarshal(out, &mod) != nil || mod.Dir == "" {
 		t.Skipf("go-trafilatura module dir not found: %v", err)
 	}
+	dir := mod.Dir
 	return filepath.Join(dir, "test-files")
 }
 

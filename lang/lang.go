@@ -37,10 +37,10 @@ type Result struct {
 const MinLetters = 3
 
 const (
-	// maxScored bounds the letters fed to the n-gram scorer: past a couple
-	// of thousand letters the decision no longer changes, so long inputs
-	// cost no more than 2 KB ones.
-	maxScored = 2048
+	// maxScored bounds the letters fed to the n-gram scorer: past a
+	// thousand letters (some 200 words) the decision no longer changes, so
+	// long pages cost no more than short ones.
+	maxScored = 1024
 	// maxScanned bounds the bytes read for script statistics.
 	maxScanned = 16 << 10
 

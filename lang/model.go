@@ -44,6 +44,14 @@ var (
 	loadErr  error
 )
 
+// Load reads the embedded model now instead of on the first Detect (about a
+// second). A pipeline calls it in the background at start, so the load
+// overlaps the first documents' extraction.
+func Load() error {
+	_, err := getModel()
+	return err
+}
+
 func getModel() (*model, error) {
 	loadOnce.Do(func() {
 		theModel, loadErr = parseModel(modelData)

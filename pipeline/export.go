@@ -85,6 +85,7 @@ type docJob struct {
 // same bytes.
 func ExportShard(ctx context.Context, cfg *ExportConfig, pool *Pool, workers int, in io.Reader, sh Shard) ShardResult {
 	res := ShardResult{Shard: sh}
+	go lang.Load() // overlap the model's one-time load with the first extractions
 	// The reader gets the file itself: on a seekable input it recovers from
 	// damage by seeking back, losing only the broken record.
 	rd, err := warc.NewReader(in)

@@ -49,6 +49,7 @@ type refetchJob struct {
 // URL, failures included: a dead host is a result.
 func RefetchShard(ctx context.Context, cfg *RefetchConfig, pool *Pool, in io.Reader, sh Shard) ShardResult {
 	res := ShardResult{Shard: sh}
+	go lang.Load() // overlap the model's one-time load with fetching
 	var st ShardStats
 	// Phase "extract": the URL list. Only URLs are held (tens of bytes a
 	// record), never pages.

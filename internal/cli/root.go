@@ -6,6 +6,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -34,13 +36,40 @@ func NewRootCmd(streams IO) *cobra.Command {
 		return &UsageError{Msg: err.Error() + " (see '" + c.CommandPath() + " --help')"}
 	})
 
-	markdown := newMarkdownCmd(streams)
-	root.AddCommand(newVersionCmd(streams), markdown, newHeadCmd(streams))
-	// Each command lives in its own file; register it here.
-	markdown.AddCommand()
-	root.AddCommand(newLangCmd(streams))
-	root.AddCommand(newDedupCmd(streams))
-	root.AddCommand(newContentCmd(streams))
+	// Profiling for benchmark work; hidden from --help.
+	var cpuProfile string
+	var stopProfile func()
+	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
+	root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cpuProfile == "" {
+			return nil
+		}
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		return nil
+	}
+	root.PersistentPostRun = func(cmd *cobra.Command, args []string) {
+		if stopProfile != nil {
+			stopProfile()
+		}
+	}
+
+	root.AddCommand(
+		newVersionCmd(streams),
+		newMarkdownCmd(streams),
+		newHeadCmd(streams),
+		newDedupCmd(streams),
+		newLangCmd(streams),
+		newContentCmd(streams),
+	)
 	return root
 }
 

@@ -35,14 +35,16 @@ func Module(path string) string {
 		if bi, ok := debug.ReadBuildInfo(); ok {
 			for _, d := range bi.Deps {
 				v := d.Version
-				if d.Replace != nil {
+				// A replacement by a local directory has no version of its
+				// own; it stands for the required one (see third_party/).
+				if d.Replace != nil && d.Replace.Version != "" {
 					v = d.Replace.Version
 				}
 				deps[d.Path] = v
 			}
 		}
 	})
-	if v, ok := deps[path]; ok && v != "" {
+	if v, ok := deps[path]; ok && v != "" && v != "(devel)" {
 		return v
 	}
 	if v, ok := pinned[path]; ok {
