@@ -42,7 +42,7 @@ cands=$(jq -s 'map(select(.event=="end"))[-1].candidates' "$dir/out/run.jsonl")
 export_pps=$(echo "$cands / ($end - $start)" | bc -l)
 echo "== quality ($engine)"
 "$dir/extractbench" score -gold "$gold" "$out"
-"$dir/extractbench" unseen -gold "$gold" "$out" | head -1
+"$dir/extractbench" unseen -gold "$gold" "$out" > "$dir/unseen.txt"; head -1 "$dir/unseen.txt"
 echo "== speed, one worker"
 printf 'export --workers 1: %d pages in %.1fs = %.1f pages/s (whole process: read, decode, extract, identify, fingerprint, write)\n' "$cands" "$(echo "$end - $start" | bc -l)" "$export_pps"
 "$dir/trafloop" -workers 1 "$dir/pages.warc.gz" | tee "$dir/trafloop.txt"
