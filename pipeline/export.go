@@ -128,7 +128,12 @@ func ExportShard(ctx context.Context, cfg *ExportConfig, pool *Pool, workers int
 	var ws ShardStats
 	var writeTime time.Duration
 	var writeErr error
-	version := cfg.Extractor.Version()
+	var version string
+	if cfg.WET {
+		version = "wet@" + crawl
+	} else {
+		version = cfg.Extractor.Version()
+	}
 	for j := range ordered {
 		<-j.done
 		if writeErr != nil || ctx.Err() != nil {
@@ -236,12 +241,16 @@ func readShard(ctx context.Context, cfg *ExportConfig, pool *Pool, rd *warc.Read
 	}
 	defer sendCrawl("")
 	seen := map[string]struct{}{}
+	sawResponse := false
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		rec, err := rd.Next()
 		if err == io.EOF {
+			if cfg.WET && st.Candidates == 0 && sawResponse {
+				return fmt.Errorf("--extractor wet reads WET files (conversion records) but this is a WARC file of HTTP responses; use an HTML engine for it")
+			}
 			return nil
 		}
 		var ce *warc.CorruptError
@@ -266,10 +275,25 @@ func readShard(ctx context.Context, cfg *ExportConfig, pool *Pool, rd *warc.Read
 		case "revisit":
 			st.skip(SkipRevisit)
 		case "response":
+			sawResponse = true
+		case "conversion":
+			if !cfg.WET {
+				st.skip(SkipOtherType)
+			}
 		default:
 			st.skip(SkipOtherType)
 		}
 		sendCrawl("")
+		if cfg.WET {
+			if rec.Type == "conversion" {
+				if err := queueWET(cfg, pool, rec, ordered, seen, st); err != nil {
+					countDamage(st, err)
+				}
+			} else if rec.Type == "response" {
+				st.skip(SkipOtherType)
+			}
+			continue
+		}
 		if rec.Type != "response" {
 			continue
 		}
@@ -329,6 +353,39 @@ func readShard(ctx context.Context, cfg *ExportConfig, pool *Pool, rd *warc.Read
 	}
 }
 
+// queueWET turns a WET conversion record (Common Crawl's extracted text)
+// into a document that passes through unchanged.
+func queueWET(cfg *ExportConfig, pool *Pool, rec *warc.Record, ordered chan<- *docJob, seen map[string]struct{}, st *ShardStats) error {
+	st.Candidates++
+	body, cut, err := readCapped(rec.Body, cfg.MaxRecordBytes, rec.Header.Get("Content-Length"))
+	if err != nil {
+		return err
+	}
+	if cut {
+		st.Cut++
+	}
+	if cfg.DedupDigest {
+		d := rec.Header.Get("WARC-Block-Digest")
+		if d == "" {
+			d = sha1Digest(body)
+		}
+		if _, dup := seen[d]; dup {
+			st.DigestDropped++
+			st.skip(SkipDigestDup)
+			return nil
+		}
+		seen[d] = struct{}{}
+	}
+	j := &docJob{
+		url: rec.Header.Get("WARC-Target-URI"), recordID: rec.Header.Get("WARC-Record-ID"),
+		date: crawlDate(rec.Header.Get("WARC-Date")), ctype: "text/plain", body: body,
+		htmlLen: int64(len(body)), done: make(chan struct{}),
+	}
+	ordered <- j
+	pool.Submit(func() { convert(cfg, j); close(j.done) })
+	return nil
+}
+
 // countDamage counts a record that failed while its block was read. A
 // damaged record (*warc.CorruptError) is reported again by the next Next,
 // which counts it; only other failures (a malformed HTTP head) count here.
@@ -342,7 +399,11 @@ func countDamage(st *ShardStats, err error) {
 // convert is the worker stage: extraction, then the labels every row carries.
 func convert(cfg *ExportConfig, j *docJob) {
 	t := time.Now()
-	j.md, j.err = cfg.Extractor.Extract(extract.Page{URL: j.url, Body: j.body, ContentType: j.ctype})
+	if cfg.WET {
+		j.md = string(j.body) // Common Crawl's text, unchanged
+	} else {
+		j.md, j.err = cfg.Extractor.Extract(extract.Page{URL: j.url, Body: j.body, ContentType: j.ctype})
+	}
 	j.body = nil
 	if j.err == nil && strings.TrimSpace(j.md) == "" {
 		j.err = extract.ErrEmpty
