@@ -34,7 +34,7 @@ go build -o "$dir/ccrawl" ./cmd/ccrawl
 go build -o "$dir/warcread" ./bench/warcread
 go build -o "$dir/trafloop" ./bench/trafloop
 
-echo "== shard: $shard ($(du -h "$shard" | cut -f1))"
+echo "== shard: $shard ($(du -hL "$shard" | cut -f1))"
 echo "== gunzip vs WARC read-all"
 "$dir/warcread" "$shard"
 
