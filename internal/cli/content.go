@@ -23,7 +23,11 @@ type contentLangOptions struct {
 }
 
 func newContentCmd(streams IO) *cobra.Command {
-	content := &cobra.Command{Use: "content", Short: "Inspect how ccrawl sees one live page"}
+	content := &cobra.Command{
+		Use:     "content",
+		Short:   "Inspect how ccrawl sees one live page",
+		Example: "  ccrawl content lang https://example.org/article --lang eng",
+	}
 	o := &contentLangOptions{}
 	langCmd := &cobra.Command{
 		Use:   "lang <url>",

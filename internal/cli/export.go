@@ -64,6 +64,8 @@ func newMarkdownCmd(streams IO) *cobra.Command {
 	md := &cobra.Command{
 		Use:   "markdown",
 		Short: "Build Markdown datasets from WARC shards",
+		Example: `  ccrawl markdown export testdata/sample.warc.gz --out out
+  ccrawl markdown refetch shard.warc.gz --out today`,
 	}
 	md.AddCommand(newExportCmd(streams), newRefetchCmd(streams))
 	return md

@@ -33,6 +33,8 @@ func newLangCmd(streams IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lang",
 		Short: "Identify the language of text",
+		Example: `  echo "Hà Nội là thủ đô của Việt Nam" | ccrawl lang detect
+  ccrawl lang detect --whole -o jsonl page1.md page2.md`,
 	}
 	cmd.AddCommand(newLangDetectCmd(streams))
 	return cmd
