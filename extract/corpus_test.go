@@ -12,6 +12,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/open-markdown/ccrawl/internal/testutil"
+
 	"github.com/open-markdown/ccrawl/internal/version"
 	"github.com/open-markdown/ccrawl/warc"
 )
@@ -19,20 +21,7 @@ import (
 // corpusDir finds ../shared/corpus next to the module root.
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
+	dir := testutil.RepoRoot(t)
 	c := filepath.Join(dir, "..", "shared", "corpus")
 	if _, err := os.Stat(c); err != nil {
 		t.Skipf("shared corpus absent (%s): %v", c, err)

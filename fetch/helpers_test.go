@@ -18,25 +18,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/open-markdown/ccrawl/internal/testutil"
 )
 
 // sharedDir finds ../shared next to the module root (the dir holding go.mod).
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the test directory; cannot locate ../shared")
-		}
-		dir = parent
-	}
+	dir := testutil.RepoRoot(t)
 	shared := filepath.Join(filepath.Dir(dir), "shared")
 	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
 		t.Skipf("shared corpus absent at %s: %v", shared, err)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/open-markdown/ccrawl/internal/testutil"
+
 	"github.com/open-markdown/ccrawl/hub"
 	"github.com/open-markdown/ccrawl/hub/hubtest"
 )
@@ -22,20 +24,7 @@ const testRepo = "open-markdown/test-set"
 // the module root; tests skip without it.
 func corpus(t testing.TB, names ...string) []string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
+	dir := testutil.RepoRoot(t)
 	var out []string
 	for _, n := range names {
 		p := filepath.Join(dir, "..", "shared", "corpus", n)

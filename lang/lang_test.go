@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/open-markdown/ccrawl/internal/testutil"
+
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -283,20 +285,7 @@ func TestLinguaSentences(t *testing.T) {
 // sharedDir finds ../shared beside the module root, or skips.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
+	dir := testutil.RepoRoot(t)
 	shared := filepath.Join(dir, "..", "shared")
 	if _, err := os.Stat(filepath.Join(shared, "langid", "lingua-testdata", "sentences")); err != nil {
 		t.Skip("../shared/langid/lingua-testdata is absent; skipping tests on real data")

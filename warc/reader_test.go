@@ -12,26 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/open-markdown/ccrawl/internal/testutil"
+
 	"github.com/klauspost/compress/gzip"
 )
 
 // sharedDir finds ../shared next to the module root, or skips.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
+	dir := testutil.RepoRoot(t)
 	shared := filepath.Join(dir, "..", "shared")
 	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
 		t.Skipf("shared corpus not found at %s: %v", shared, err)

@@ -26,6 +26,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/open-markdown/ccrawl/internal/testutil"
 )
 
 // DefaultCrawl is the crawl id served when Config.Crawl is empty.
@@ -446,20 +448,7 @@ func (s *Server) breakConn(w http.ResponseWriter, r *http.Request, status int, h
 // corpus is absent, so the repository's tests pass without it.
 func Corpus(t testing.TB, name string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("cctest: %v", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("cctest: no go.mod above the working directory; shared corpus unavailable")
-		}
-		dir = parent
-	}
+	dir := testutil.RepoRoot(t)
 	p := filepath.Join(dir, "..", "shared", "corpus", name)
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("cctest: shared corpus file %s not available: %v", p, err)
