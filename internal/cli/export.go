@@ -16,6 +16,7 @@ import (
 	"github.com/open-markdown/ccrawl/commoncrawl"
 	"github.com/open-markdown/ccrawl/dataset"
 	"github.com/open-markdown/ccrawl/extract"
+	"github.com/open-markdown/ccrawl/hub"
 	"github.com/open-markdown/ccrawl/internal/version"
 	"github.com/open-markdown/ccrawl/lang"
 	"github.com/open-markdown/ccrawl/pipeline"
@@ -203,29 +204,44 @@ func runExport(ctx context.Context, o *exportOptions, streams IO) error {
 		extractorName = ex.Version()
 	}
 	info := pipeline.CardInfo{Repo: o.Repo, Schema: dataset.SchemaExport, Columns: pipeline.ExportColumns, Extractor: extractorName, ToolVersion: version.Tool, Filters: filtersOf(o.DedupDigest, o.Lang, o.MinLangConf)}
-	pool := pipeline.NewPool(o.Workers)
-	defer pool.Close()
-	rc, cleanup, err := o.runOptions.runConfig(ctx, "markdown.export", crawl, &o.sourceOptions, streams)
+	res, err := executeRun(ctx, "markdown.export", &o.runOptions, &o.sourceOptions, hubClient, crawl, info, shards, streams,
+		func(pool *pipeline.Pool) pipeline.ShardFunc {
+			return func(ctx context.Context, in io.Reader, sh pipeline.Shard) pipeline.ShardResult {
+				return pipeline.ExportShard(ctx, cfg, pool, o.Workers, in, sh)
+			}
+		})
 	if err != nil {
 		return err
+	}
+	return reportRun(streams, "markdown", res, o.DedupDigest, o.Lang)
+}
+
+// executeRun is what export and refetch share once their options are
+// checked: the conversion pool, the run's ledger, journal, progress and
+// metrics, the publisher, the run itself and the local dataset card.
+func executeRun(ctx context.Context, name string, o *runOptions, src *sourceOptions, hubClient *hub.Client, crawl string, info pipeline.CardInfo,
+	shards []pipeline.Shard, streams IO, convert func(*pipeline.Pool) pipeline.ShardFunc) (pipeline.RunResult, error) {
+	pool := pipeline.NewPool(o.Workers)
+	defer pool.Close()
+	rc, cleanup, err := o.runConfig(ctx, name, crawl, src, streams)
+	if err != nil {
+		return pipeline.RunResult{}, err
 	}
 	defer cleanup()
 	if rc.Publisher, err = o.publishOptions.publisher(ctx, hubClient, rc.LedgerPath, crawl, info, streams); err != nil {
-		return err
+		return pipeline.RunResult{}, err
 	}
-	rc.Convert = func(ctx context.Context, in io.Reader, sh pipeline.Shard) pipeline.ShardResult {
-		return pipeline.ExportShard(ctx, cfg, pool, o.Workers, in, sh)
-	}
+	rc.Convert = convert(pool)
 	res, err := pipeline.Run(ctx, rc, shards)
 	if err != nil {
-		return err
+		return res, err
 	}
 	if !o.pushing() {
 		if err := writeLocalCard(o.Out, rc.LedgerPath, info); err != nil {
-			fmt.Fprintf(streams.ErrOut, "markdown: dataset card: %v\n", err)
+			fmt.Fprintf(streams.ErrOut, "%s: dataset card: %v\n", name, err)
 		}
 	}
-	return reportRun(streams, "markdown", res, o.DedupDigest, o.Lang)
+	return res, nil
 }
 
 // reportRun prints the summary block and turns failures into the exit code.

@@ -137,27 +137,14 @@ func runRefetch(ctx context.Context, o *refetchOptions, streams IO) error {
 		extractorName = ex.Version()
 	}
 	info := pipeline.CardInfo{Repo: o.Repo, Schema: dataset.SchemaRefetch, Columns: pipeline.RefetchColumns, Extractor: extractorName, ToolVersion: version.Tool, Filters: filtersOf(o.DedupDigest, o.Lang, o.MinLangConf)}
-	pool := pipeline.NewPool(o.Workers)
-	defer pool.Close()
-	rc, cleanup, err := o.runOptions.runConfig(ctx, "markdown.refetch", crawl, &o.sourceOptions, streams)
+	res, err := executeRun(ctx, "markdown.refetch", &o.runOptions, &o.sourceOptions, hubClient, crawl, info, shards, streams,
+		func(pool *pipeline.Pool) pipeline.ShardFunc {
+			return func(ctx context.Context, in io.Reader, sh pipeline.Shard) pipeline.ShardResult {
+				return pipeline.RefetchShard(ctx, cfg, pool, in, sh)
+			}
+		})
 	if err != nil {
 		return err
-	}
-	defer cleanup()
-	if rc.Publisher, err = o.publishOptions.publisher(ctx, hubClient, rc.LedgerPath, crawl, info, streams); err != nil {
-		return err
-	}
-	rc.Convert = func(ctx context.Context, in io.Reader, sh pipeline.Shard) pipeline.ShardResult {
-		return pipeline.RefetchShard(ctx, cfg, pool, in, sh)
-	}
-	res, err := pipeline.Run(ctx, rc, shards)
-	if err != nil {
-		return err
-	}
-	if !o.pushing() {
-		if err := writeLocalCard(o.Out, rc.LedgerPath, info); err != nil {
-			fmt.Fprintf(streams.ErrOut, "refetch: dataset card: %v\n", err)
-		}
 	}
 	runErr := reportRun(streams, "refetch", res, o.DedupDigest, o.Lang)
 	st := res.Stats
