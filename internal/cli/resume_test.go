@@ -172,3 +172,48 @@ func TestMetricsBusyPortFailsFirst(t *testing.T) {
 		t.Errorf("work done before the port check: %v", files)
 	}
 }
+
+func TestSIGTERMStopsCleanlyAndSaysHowToResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	srv := corpusServer(t)
+	srv.Fail(srv.Paths[1], cctest.Fault{Kind: cctest.Slow, Times: 1, After: 300000, Delay: 20 * time.Second})
+	out := t.TempDir()
+	cmd := exec.Command(bin, "markdown", "export", "--base-url", srv.URL, "--crawl", srv.Crawl, "--shards", "0-2", "--out", out, "--progress", "none")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for srv.Requests(srv.Paths[1]) == 0 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("shard 1 never started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "run the same command again to resume") {
+		t.Errorf("no resume hint:\n%s", stderr.String())
+	}
+	noTemps(t, out)
+	events := journalEvents(t, filepath.Join(out, "run.jsonl"))
+	if last := events[len(events)-1]; last["event"] != "end" || last["error"] != "interrupted" {
+		t.Errorf("last journal event %v", last)
+	}
+	// Only complete shards have files, and the ledger lists exactly them.
+	files := dataFiles(t, out)
+	l, _ := os.ReadFile(filepath.Join(out, ".committed"))
+	if strings.Count(string(l), "\n") != len(files) {
+		t.Errorf("%d files, ledger:\n%s", len(files), l)
+	}
+}
