@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,5 +169,26 @@ func TestExportDedupDigest(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "| "+strconv.Itoa(len(kept))+" rows |") {
 		t.Errorf("rows printed != rows in file (%d):\n%s", len(kept), stdout)
+	}
+}
+
+func TestExportCutsLongBodies(t *testing.T) {
+	_, rows, stdout := exportSmall(t, "--max-record-bytes", "16384")
+	cut := 0
+	for _, r := range rows {
+		if r.HTMLLength > 16384 {
+			t.Errorf("%s: %d bytes given to extraction", r.URL, r.HTMLLength)
+		}
+		if r.HTMLLength == 16384 {
+			cut++
+		}
+	}
+	// Every body at the cap was cut; some cut pages may extract to nothing.
+	m := regexp.MustCompile(`cut to --max-record-bytes and kept: (\d+)`).FindStringSubmatch(stdout)
+	if cut == 0 || m == nil {
+		t.Fatalf("%d rows at the cap; summary:\n%s", cut, stdout)
+	}
+	if n, _ := strconv.Atoi(m[1]); n < cut || n > cut+10 {
+		t.Errorf("summary counts %d cut bodies, %d rows are at the cap", n, cut)
 	}
 }
