@@ -154,3 +154,15 @@ func TestShardSourceUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestExportLatestCrawl(t *testing.T) {
+	srv := corpusServer(t)
+	out := t.TempDir()
+	stdout, stderr, code := runCLI(t, "markdown", "export", "--base-url", srv.URL, "--index-url", srv.URL, "--crawl", "latest", "--shards", "1", "--limit", "1", "--out", out, "--progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(dataset.ShardPath(out, srv.Crawl, 1)); err != nil {
+		t.Errorf("latest crawl %s shard 1 not written: %v", srv.Crawl, err)
+	}
+}

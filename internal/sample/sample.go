@@ -2,7 +2,7 @@
 // Common Crawl-shaped WARC (sample.warc.gz) of pages the project wrote
 // itself, in fifteen languages, with exact and near duplicates, one page
 // per charset case and the usual non-rows (redirect, 404, binary, text,
-// revisit, near-empty page), plus sample.truth.json describing every
+// revisit, near-empty page), plus sample.answers.json describing every
 // capture so tests across the project can assert against it.
 //
 // Regenerate both files with
@@ -48,13 +48,13 @@ const (
 	// WARCFilename is the WARC-Filename the sample claims, in Common
 	// Crawl's naming scheme.
 	WARCFilename = "CC-MAIN-20260712093107-20260712123107-00000.warc.gz"
-	// TruthSchema names the layout of sample.truth.json. Field names
+	// TruthSchema names the layout of sample.answers.json. Field names
 	// follow ../shared's ccgen-truth/1 where the two overlap, so one test
 	// helper can read both.
 	TruthSchema = "ccrawl-sample-truth/1"
 )
 
-// Truth is sample.truth.json.
+// Truth is sample.answers.json.
 type Truth struct {
 	Schema      string    `json:"schema"`
 	Notes       []string  `json:"notes"`
@@ -174,7 +174,7 @@ type Group struct {
 	PayloadDigest string   `json:"payload_digest,omitempty"`
 }
 
-// ReadTruth decodes sample.truth.json.
+// ReadTruth decodes sample.answers.json.
 func ReadTruth(r io.Reader) (*Truth, error) {
 	var t Truth
 	dec := json.NewDecoder(r)
@@ -205,14 +205,14 @@ func Paths(dir string) (warcPath, truthPath string, err error) {
 		}
 		d = parent
 	}
-	return filepath.Join(d, "testdata", "sample.warc.gz"), filepath.Join(d, "testdata", "sample.truth.json"), nil
+	return filepath.Join(d, "testdata", "sample.warc.gz"), filepath.Join(d, "testdata", "sample.answers.json"), nil
 }
 
 // TruthPath derives the truth file name from the WARC file name:
-// x.warc.gz -> x.truth.json.
+// x.warc.gz -> x.answers.json.
 func TruthPath(warcPath string) string {
 	base := strings.TrimSuffix(strings.TrimSuffix(warcPath, ".gz"), ".warc")
-	return base + ".truth.json"
+	return base + ".answers.json"
 }
 
 // spec is one capture before it is written.

@@ -20,7 +20,7 @@ import (
 
 const regenerate = "go run ./internal/sample/gen -out testdata/sample.warc.gz (or go test ./internal/sample -update)"
 
-var update = flag.Bool("update", false, "rewrite testdata/sample.warc.gz and sample.truth.json from the generator")
+var update = flag.Bool("update", false, "rewrite testdata/sample.warc.gz and sample.answers.json from the generator")
 
 // committed loads the sample files from testdata/ at the module root.
 func committed(t testing.TB) (warcBytes []byte, truth *Truth) {

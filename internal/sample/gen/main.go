@@ -2,7 +2,7 @@
 //
 //	go run ./internal/sample/gen -out testdata/sample.warc.gz
 //
-// writes testdata/sample.warc.gz and testdata/sample.truth.json. Run it
+// writes testdata/sample.warc.gz and testdata/sample.answers.json. Run it
 // after changing anything in internal/sample and commit both files; the
 // package test fails while they differ from what the generator writes.
 package main
@@ -18,7 +18,7 @@ import (
 
 func main() {
 	out := flag.String("out", "testdata/sample.warc.gz", "the WARC file to write")
-	truth := flag.String("truth", "", "the truth JSON to write (default: next to -out, .warc.gz replaced by .truth.json)")
+	truth := flag.String("truth", "", "the truth JSON to write (default: next to -out, .warc.gz replaced by .answers.json)")
 	flag.Parse()
 	if *truth == "" {
 		*truth = sample.TruthPath(*out)
