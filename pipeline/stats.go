@@ -34,7 +34,7 @@ type ShardStats struct {
 	Candidates int64            `json:"candidates"` // HTTP 200 HTML responses
 	Documents  int64            `json:"documents"`  // candidates with non-empty Markdown (before filters)
 	Rows       int64            `json:"rows"`
-	Skipped    map[string]int64 `json:"skipped"`
+	Skipped    map[string]int64 `json:"skipped_by_kind"`
 	// Cut counts bodies longer than --max-record-bytes: they are extracted
 	// from their first bytes and still become rows.
 	Cut           int64            `json:"cut"`

@@ -64,6 +64,9 @@ func TestExportFromManifestAndResume(t *testing.T) {
 		if e["event"] == "shard" && (e["status"] != "ok" || e["rows"] == nil || e["warc_bytes"] == nil) {
 			t.Errorf("shard event %v", e)
 		}
+		if kinds, _ := e["skipped_by_kind"].(map[string]any); e["event"] == "shard" && kinds["request"] == nil {
+			t.Errorf("shard event lacks skip counts by kind: %v", e)
+		}
 	}
 	if kinds[0] != "start" || kinds[len(kinds)-1] != "end" || strings.Count(strings.Join(kinds, " "), "shard") != 3 {
 		t.Errorf("journal events %v", kinds)
