@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/open-markdown/ccrawl/internal/backoff"
 )
 
 func (r Retry) withDefaults() Retry {
@@ -68,64 +67,17 @@ func statusErr(resp *http.Response) error {
 	err := &statusError{url: resp.Request.URL.String(), status: resp.Status, code: resp.StatusCode}
 	switch c := resp.StatusCode; {
 	case c == http.StatusForbidden, c == http.StatusRequestTimeout, c == http.StatusTooManyRequests, c >= 500 && c <= 599:
-		after, _ := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		after, _ := backoff.RetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return temporary(err, after)
 	}
 	return err
-}
-
-// parseRetryAfter reads a Retry-After value: delay-seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if v[0] >= '0' && v[0] <= '9' {
-		secs, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			if errors.Is(err, strconv.ErrRange) {
-				return time.Duration(1<<63 - 1), true // absurdly long; the caller caps it
-			}
-			return 0, false
-		}
-		if secs > int64((1<<63-1)/time.Second) {
-			return time.Duration(1<<63 - 1), true
-		}
-		return time.Duration(secs) * time.Second, true
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	if d := t.Sub(now); d > 0 {
-		return d, true
-	}
-	return 0, true
-}
-
-// backoff is the wait before retry number n (1-based): exponential with
-// "equal jitter", so it never drops below half the nominal delay.
-func backoff(p Retry, n int) time.Duration {
-	d := p.BaseDelay
-	for i := 1; i < n && d < p.MaxDelay; i++ {
-		d *= 2
-	}
-	d = min(d, p.MaxDelay)
-	return d/2 + rand.N(d/2+1)
 }
 
 func (c *Client) sleep(ctx context.Context, d time.Duration) error {
 	if c.Sleep != nil {
 		return c.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return backoff.Sleep(ctx, d)
 }
 
 // retry runs attempt until it succeeds, fails permanently, or has failed
@@ -158,7 +110,7 @@ func (c *Client) retry(ctx context.Context, attempt func(context.Context) (progr
 		if failures >= p.Attempts {
 			return fmt.Errorf("gave up after %d attempts: %w", failures, err)
 		}
-		wait := backoff(p, failures)
+		wait := backoff.Jittered(p.BaseDelay, p.MaxDelay, failures)
 		if t.after > 0 {
 			wait = min(t.after, p.MaxRetryAfter)
 		}

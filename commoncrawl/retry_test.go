@@ -1,48 +1,8 @@
 package commoncrawl
 
 import (
-	"net/http"
 	"testing"
-	"time"
 )
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 11, 30, 2, 0, 0, 0, time.UTC)
-	tests := []struct {
-		v    string
-		want time.Duration
-		ok   bool
-	}{
-		{"0", 0, true},
-		{"7", 7 * time.Second, true},
-		{" 120 ", 2 * time.Minute, true},
-		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},
-		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
-		{"Mon, 30 Nov 2026 02:00:10 GMT", 10 * time.Second, true},
-		{"99999999999999999999", 1<<63 - 1, true},
-		{"", 0, false},
-		{"-5", 0, false},
-		{"5s", 0, false},
-		{"soon", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := parseRetryAfter(tt.v, now)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", tt.v, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
-func TestBackoff(t *testing.T) {
-	p := Retry{BaseDelay: time.Second, MaxDelay: 10 * time.Second}.withDefaults()
-	for n, nominal := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 8 * time.Second, 5: 10 * time.Second, 60: 10 * time.Second} {
-		for range 50 {
-			if d := backoff(p, n); d < nominal/2 || d > nominal {
-				t.Fatalf("backoff(%d) = %v, want within [%v, %v]", n, d, nominal/2, nominal)
-			}
-		}
-	}
-}
 
 func TestParseContentRange(t *testing.T) {
 	tests := []struct {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/open-markdown/ccrawl/internal/backoff"
 )
 
 // The Hub allows 128 commits per hour per repo; past that it answers 429
@@ -92,7 +94,7 @@ func NewCommitter(ctx context.Context, client *Client, repo string, cfg Committe
 		cfg.Now = time.Now
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleepCtx
+		cfg.Sleep = backoff.Sleep
 	}
 	bg, cancel := context.WithCancel(ctx)
 	c := &Committer{

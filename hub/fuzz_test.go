@@ -12,19 +12,6 @@ import (
 	"time"
 )
 
-func FuzzRetryAfter(f *testing.F) {
-	now := time.Date(2026, 11, 30, 2, 0, 0, 0, time.UTC)
-	for _, s := range []string{"", "0", "7", "-1", "99999999999999999999", "Mon, 30 Nov 2026 02:00:05 GMT", "soon"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, v string) {
-		d := retryAfter(v, now)
-		if d < 0 && !strings.Contains(v, ",") { // only a past HTTP date may be negative
-			t.Fatalf("retryAfter(%q) = %v", v, d)
-		}
-	})
-}
-
 // FuzzLFSBatchReply feeds arbitrary LFS batch answers to Commit: it must
 // return (an error or success), never panic or loop.
 func FuzzLFSBatchReply(f *testing.F) {

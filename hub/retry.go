@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/open-markdown/ccrawl/internal/backoff"
 )
 
 // Retry defaults. Eight attempts with a 1s base and 60s cap ride out a few
@@ -19,7 +19,10 @@ const (
 	defaultMaxAttempts = 8
 	defaultBaseDelay   = time.Second
 	defaultMaxDelay    = 60 * time.Second
-	maxErrorBody       = 1 << 20
+	// maxRetryAfter caps a server's Retry-After, so a bogus value cannot
+	// stall a run forever.
+	maxRetryAfter = time.Hour
+	maxErrorBody  = 1 << 20
 )
 
 // HTTPError is a non-success answer from the Hub (or its storage backend)
@@ -103,7 +106,9 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 			lastErr = fmt.Errorf("hub: %s: %s %s: %w", r.op, r.method, redactURL(r.url), err)
 		} else {
 			lastErr = statusError(r, resp)
-			wait = retryAfter(resp.header.Get("Retry-After"), c.now())
+			if d, ok := backoff.RetryAfter(resp.header.Get("Retry-After"), c.now()); ok {
+				wait = min(d, maxRetryAfter)
+			}
 		}
 		if attempt == attempts-1 {
 			break
@@ -182,8 +187,8 @@ func statusError(r request, resp *response) error {
 	return &HTTPError{Op: r.op, Method: r.method, URL: r.url, Status: resp.status, Message: msg}
 }
 
-// backoff is exponential with "equal jitter": half fixed, half random, so
-// parallel uploaders spread out but never retry immediately.
+// backoff is the wait before retrying after failed attempt number attempt
+// (0-based).
 func (c *Client) backoff(attempt int) time.Duration {
 	base, maxD := c.BaseDelay, c.MaxDelay
 	if base <= 0 {
@@ -192,37 +197,14 @@ func (c *Client) backoff(attempt int) time.Duration {
 	if maxD <= 0 {
 		maxD = defaultMaxDelay
 	}
-	d := base << min(attempt, 30)
-	if d <= 0 || d > maxD {
-		d = maxD
-	}
-	half := d / 2
-	return half + rand.N(half+1)
-}
-
-// retryAfter parses a Retry-After header (delta-seconds or HTTP date).
-func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.Atoi(v); err == nil {
-		if s < 0 {
-			return 0
-		}
-		return time.Duration(s) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return t.Sub(now)
-	}
-	return 0
+	return backoff.Jittered(base, maxD, attempt+1)
 }
 
 func (c *Client) sleep(ctx context.Context, d time.Duration) error {
 	if c.Sleep != nil {
 		return c.Sleep(ctx, d)
 	}
-	return sleepCtx(ctx, d)
+	return backoff.Sleep(ctx, d)
 }
 
 func (c *Client) now() time.Time {
@@ -230,20 +212,6 @@ func (c *Client) now() time.Time {
 		return c.Now()
 	}
 	return time.Now()
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // redactURL drops the query: presigned storage URLs carry credentials
