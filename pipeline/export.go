@@ -72,12 +72,32 @@ type docJob struct {
 	body                       []byte
 	htmlLen                    int64
 	done                       chan struct{}
-	// filled by the worker
+	converted                  // filled by the worker
+}
+
+// converted is what the worker stage makes of one page, for export and
+// refetch alike.
+type converted struct {
 	md      string
 	err     error
 	lang    lang.Result
 	simhash uint64
 	took    time.Duration
+}
+
+// finish completes a conversion started at start: Markdown with no text is
+// ErrEmpty; otherwise it gets the labels every row carries.
+func finish(md string, err error, start time.Time) converted {
+	if err == nil && strings.TrimSpace(md) == "" {
+		md, err = "", extract.ErrEmpty
+	}
+	c := converted{md: md, err: err}
+	if err == nil {
+		c.lang, _ = lang.DetectMarkdown(md)
+		c.simhash = simhash.Fingerprint(md)
+	}
+	c.took = time.Since(start)
+	return c
 }
 
 // ExportShard converts one WARC stream into one Parquet file. Rows come out
@@ -140,15 +160,8 @@ func ExportShard(ctx context.Context, cfg *ExportConfig, pool *Pool, workers int
 			continue // drain
 		}
 		ws.ExtractSecs += j.took.Seconds()
-		switch {
-		case errors.Is(j.err, extract.ErrEmpty):
-			ws.skip(SkipEmpty)
-			continue
-		case errors.Is(j.err, extract.ErrTimeout):
-			ws.skip(SkipTimeout)
-			continue
-		case j.err != nil:
-			ws.skip(SkipExtractErr)
+		if j.err != nil {
+			ws.extractFailed(j.err)
 			continue
 		}
 		ws.Documents++
@@ -177,10 +190,7 @@ func ExportShard(ctx context.Context, cfg *ExportConfig, pool *Pool, workers int
 			writeErr = err
 		}
 		writeTime += time.Since(t)
-		ws.Rows++
-		ws.rowLang(row.Language)
-		ws.HTMLBytes += row.HTMLLength
-		ws.MarkdownBytes += row.MarkdownLength
+		ws.wrote(row.Language, row.HTMLLength, row.MarkdownLength)
 	}
 	if ctx.Err() != nil {
 		w.Abort()
@@ -399,20 +409,15 @@ func countDamage(st *ShardStats, err error) {
 // convert is the worker stage: extraction, then the labels every row carries.
 func convert(cfg *ExportConfig, j *docJob) {
 	t := time.Now()
+	var md string
+	var err error
 	if cfg.WET {
-		j.md = string(j.body) // Common Crawl's text, unchanged
+		md = string(j.body) // Common Crawl's text, unchanged
 	} else {
-		j.md, j.err = cfg.Extractor.Extract(extract.Page{URL: j.url, Body: j.body, ContentType: j.ctype})
+		md, err = cfg.Extractor.Extract(extract.Page{URL: j.url, Body: j.body, ContentType: j.ctype})
 	}
 	j.body = nil
-	if j.err == nil && strings.TrimSpace(j.md) == "" {
-		j.err = extract.ErrEmpty
-	}
-	if j.err == nil {
-		j.lang, _ = lang.DetectMarkdown(j.md)
-		j.simhash = simhash.Fingerprint(j.md)
-	}
-	j.took = time.Since(t)
+	j.converted = finish(md, err, t)
 }
 
 func rowSize(r *dataset.Row) int64 { return int64(len(r.Markdown) + len(r.URL) + 128) }

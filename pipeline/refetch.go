@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/open-markdown/ccrawl/dataset"
 	"github.com/open-markdown/ccrawl/extract"
 	"github.com/open-markdown/ccrawl/fetch"
 	"github.com/open-markdown/ccrawl/lang"
-	"github.com/open-markdown/ccrawl/simhash"
 	"github.com/open-markdown/ccrawl/warc"
 )
 
@@ -38,11 +36,7 @@ type refetchJob struct {
 	t    target
 	res  *fetch.Result
 	done chan struct{}
-	md   string
-	err  error
-	lang lang.Result
-	hash uint64
-	took time.Duration
+	converted
 }
 
 // RefetchShard fetches every URL of one shard live and writes one row per
@@ -184,19 +178,14 @@ func RefetchShard(ctx context.Context, cfg *RefetchConfig, pool *Pool, in io.Rea
 				st.Candidates++
 			}
 			if !cfg.FetchOnly {
-				switch {
-				case errors.Is(j.err, extract.ErrEmpty):
-					st.skip(SkipEmpty)
-				case errors.Is(j.err, extract.ErrTimeout):
-					st.skip(SkipTimeout)
-				case j.err != nil:
-					st.skip(SkipExtractErr)
+				if j.err != nil {
+					st.extractFailed(j.err)
 				}
 				if j.md != "" {
 					st.Documents++
 					st.lang(j.lang.Code)
 					row.Markdown, row.MarkdownLength = j.md, int64(len(j.md))
-					row.Language, row.LanguageConfidence, row.Simhash = j.lang.Code, j.lang.Confidence, j.hash
+					row.Language, row.LanguageConfidence, row.Simhash = j.lang.Code, j.lang.Confidence, j.simhash
 					row.Extractor = extractor
 				}
 				if !cfg.Lang.Keep(row.Language, row.LanguageConfidence) {
@@ -215,10 +204,7 @@ func RefetchShard(ctx context.Context, cfg *RefetchConfig, pool *Pool, in io.Rea
 			writeErr = err
 		}
 		writeTime += time.Since(t)
-		st.Rows++
-		st.rowLang(row.Language)
-		st.HTMLBytes += row.HTMLLength
-		st.MarkdownBytes += row.MarkdownLength
+		st.wrote(row.Language, row.HTMLLength, row.MarkdownLength)
 	}
 	if ctx.Err() != nil {
 		abort()
@@ -250,15 +236,8 @@ func RefetchShard(ctx context.Context, cfg *RefetchConfig, pool *Pool, in io.Rea
 
 func convertFetched(cfg *RefetchConfig, j *refetchJob) {
 	t := time.Now()
-	j.md, j.err = cfg.Extractor.Extract(extract.Page{URL: j.res.FinalURL, Body: j.res.Body, ContentType: j.res.ContentType})
-	if j.err == nil && strings.TrimSpace(j.md) == "" {
-		j.md, j.err = "", extract.ErrEmpty
-	}
-	if j.err == nil {
-		j.lang, _ = lang.DetectMarkdown(j.md)
-		j.hash = simhash.Fingerprint(j.md)
-	}
-	j.took = time.Since(t)
+	md, err := cfg.Extractor.Extract(extract.Page{URL: j.res.FinalURL, Body: j.res.Body, ContentType: j.res.ContentType})
+	j.converted = finish(md, err, t)
 }
 
 // listTargets reads the URLs of a shard's response records (each URL once,

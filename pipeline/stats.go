@@ -1,9 +1,13 @@
 package pipeline
 
 import (
+	"errors"
+
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/open-markdown/ccrawl/extract"
 )
 
 // Skip kinds: why a WARC record did not become a row. Each stage counts its
@@ -74,6 +78,26 @@ func (s *ShardStats) rowLang(code string) {
 		s.RowLangs = map[string]int64{}
 	}
 	s.RowLangs[langKey(code)]++
+}
+
+// wrote counts one row written to the file.
+func (s *ShardStats) wrote(language string, htmlLen, mdLen int64) {
+	s.Rows++
+	s.rowLang(language)
+	s.HTMLBytes += htmlLen
+	s.MarkdownBytes += mdLen
+}
+
+// extractFailed counts a page whose extraction gave no row, by reason.
+func (s *ShardStats) extractFailed(err error) {
+	switch {
+	case errors.Is(err, extract.ErrEmpty):
+		s.skip(SkipEmpty)
+	case errors.Is(err, extract.ErrTimeout):
+		s.skip(SkipTimeout)
+	default:
+		s.skip(SkipExtractErr)
+	}
 }
 
 // langKey names "could not tell" in counts.
