@@ -17,26 +17,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/open-markdown/ccrawl/dataset"
+
 	"github.com/open-markdown/ccrawl/simhash"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// exportRow is the open-markdown-v3 export schema.
-type exportRow struct {
-	DocID              string  `parquet:"doc_id"`
-	URL                string  `parquet:"url"`
-	Host               string  `parquet:"host"`
-	CrawlDate          string  `parquet:"crawl_date"`
-	WarcRecordID       string  `parquet:"warc_record_id"`
-	HTMLLength         int64   `parquet:"html_length"`
-	MarkdownLength     int64   `parquet:"markdown_length"`
-	Markdown           string  `parquet:"markdown"`
-	Language           string  `parquet:"language"`
-	LanguageConfidence float64 `parquet:"language_confidence"`
-	Extractor          string  `parquet:"extractor"`
-	Simhash            uint64  `parquet:"simhash"`
-}
+// exportRow is the open-markdown-v3 export schema, as the exporter writes it.
+type exportRow = dataset.Row
 
 // oldRow is the export schema before the simhash column existed.
 type oldRow struct {

@@ -24,25 +24,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/open-markdown/ccrawl/dataset"
+
 	"github.com/open-markdown/ccrawl/dedup"
 	"github.com/open-markdown/ccrawl/simhash"
 	"github.com/parquet-go/parquet-go"
 )
 
-type exportRow struct {
-	DocID              string  `parquet:"doc_id"`
-	URL                string  `parquet:"url"`
-	Host               string  `parquet:"host"`
-	CrawlDate          string  `parquet:"crawl_date"`
-	WarcRecordID       string  `parquet:"warc_record_id"`
-	HTMLLength         int64   `parquet:"html_length"`
-	MarkdownLength     int64   `parquet:"markdown_length"`
-	Markdown           string  `parquet:"markdown"`
-	Language           string  `parquet:"language"`
-	LanguageConfidence float64 `parquet:"language_confidence"`
-	Extractor          string  `parquet:"extractor"`
-	Simhash            uint64  `parquet:"simhash"`
-}
+// exportRow is the open-markdown-v3 export schema, as the exporter writes it.
+type exportRow = dataset.Row
 
 func main() {
 	if len(os.Args) < 2 {
